@@ -1,0 +1,127 @@
+//! Perft: count the leaves of the legal-move tree, the standard check that a
+//! move generator is exact. A pass is a move; a finished game has no children;
+//! repetitions are not applied (as in chess).
+
+use super::Game;
+
+/// Leaves at `depth` plies below `pos`, the last ply counted in bulk.
+pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
+    perft_with(pos, depth, true)
+}
+
+/// Perft with the last ply either counted from the position (`bulk`) or
+/// generated and played move by move; the two must agree.
+pub fn perft_with<G: Game>(pos: &G, depth: u32, bulk: bool) -> u64 {
+    let mut buffers = vec![Vec::new(); depth as usize];
+    walk(pos, depth, bulk, &mut buffers)
+}
+
+fn walk<G: Game>(pos: &G, depth: u32, bulk: bool, buffers: &mut [Vec<G::Move>]) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if pos.outcome().is_over() {
+        return 0;
+    }
+    if depth == 1 && bulk {
+        return pos.count_moves();
+    }
+    let (moves, rest) = buffers.split_first_mut().expect("one buffer per ply");
+    moves.clear();
+    pos.generate_moves(moves);
+    let mut total = 0;
+    for &mv in moves.iter() {
+        let mut child = pos.clone();
+        child.play(mv);
+        total += walk(&child, depth - 1, bulk, rest);
+    }
+    total
+}
+
+/// Per root move: its text and the leaves below it, sorted by move text
+/// (Stockfish's `go perft` divide output).
+pub fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
+    if depth == 0 || pos.outcome().is_over() {
+        return Vec::new();
+    }
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    let mut rows: Vec<(String, u64)> = moves
+        .iter()
+        .map(|&mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            (mv.to_string(), perft(&child, depth - 1))
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The text of a perft run in Stockfish's convention: with `divide`, one
+/// `<move>: <count>` line per root move and a blank line; always a last line
+/// `Nodes searched: <N>`.
+pub fn perft_report<G: Game>(pos: &G, depth: u32, divide: bool) -> String {
+    let mut out = String::new();
+    let total = if divide {
+        let rows = perft_divide(pos, depth);
+        for (mv, n) in &rows {
+            out.push_str(&format!("{mv}: {n}\n"));
+        }
+        out.push('\n');
+        if depth == 0 {
+            1
+        } else {
+            rows.iter().map(|(_, n)| n).sum()
+        }
+    } else {
+        perft(pos, depth)
+    };
+    out.push_str(&format!("Nodes searched: {total}\n"));
+    out
+}
+
+/// Runs perft on variant `name` from `fen` (or its start) after `moves`;
+/// the report text, or an error naming what was wrong.
+pub fn perft_command(
+    name: &str,
+    fen: Option<&str>,
+    moves: &[&str],
+    depth: u32,
+    divide: bool,
+) -> Result<String, String> {
+    struct Run<'a> {
+        fen: Option<&'a str>,
+        moves: &'a [&'a str],
+        depth: u32,
+        divide: bool,
+    }
+    impl super::VariantVisitor for Run<'_> {
+        type Output = Result<String, String>;
+        fn visit<G: Game>(self, _: &'static str, variant: G::Variant) -> Self::Output {
+            let mut line = match self.fen {
+                Some(fen) => super::Line::<G>::from_fen(variant, fen).map_err(|e| e.to_string())?,
+                None => super::Line::<G>::new(variant),
+            };
+            for text in self.moves {
+                line.play_text(text).map_err(|e| e.to_string())?;
+            }
+            Ok(perft_report(line.position(), self.depth, self.divide))
+        }
+    }
+    super::with_variant(
+        name,
+        Run {
+            fen,
+            moves,
+            depth,
+            divide,
+        },
+    )
+    .unwrap_or_else(|| {
+        Err(format!(
+            "unknown game '{name}' (known: {})",
+            super::variant_names().join(", ")
+        ))
+    })
+}

@@ -1,0 +1,47 @@
+//! The one place that maps a variant name to a game type and its settings.
+//! Everything that chooses a game at run time (engine option `Game`, arena
+//! `--game`, `perft --game`) goes through `with_variant`, so adding a game is
+//! one line here.
+
+use super::line::{AnyGame, Line, NamedLine};
+use super::mixtour::{Mixtour, MixtourVariant};
+use super::Game;
+
+/// Code that must be instantiated for the concrete game type of a variant.
+pub trait VariantVisitor {
+    type Output;
+    fn visit<G: Game>(self, name: &'static str, variant: G::Variant) -> Self::Output;
+}
+
+/// Every variant name we know, in the order the `Game` option lists them.
+pub fn variant_names() -> &'static [&'static str] {
+    &["mixtour", "mixtour-5"]
+}
+
+/// Calls `visitor` with the game type and settings of variant `name`
+/// (case-insensitive); `None` for an unknown name.
+pub fn with_variant<V: VariantVisitor>(name: &str, visitor: V) -> Option<V::Output> {
+    let name = name.trim().to_ascii_lowercase();
+    Some(match name.as_str() {
+        "mixtour" => visitor.visit::<Mixtour>("mixtour", MixtourVariant::STANDARD),
+        "mixtour-5" => visitor.visit::<Mixtour>("mixtour-5", MixtourVariant::FIVE_POINTS),
+        _ => return None,
+    })
+}
+
+struct NewGame;
+
+impl VariantVisitor for NewGame {
+    type Output = Box<dyn AnyGame>;
+    fn visit<G: Game>(self, name: &'static str, variant: G::Variant) -> Box<dyn AnyGame> {
+        Box::new(NamedLine {
+            name,
+            line: Line::<G>::new(variant),
+        })
+    }
+}
+
+/// A new game of variant `name` at its start position.
+pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
+    with_variant(name, NewGame)
+}

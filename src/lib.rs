@@ -1,0 +1,11 @@
+//! stackfish: rules, search, engine protocol and match runner for stacking
+//! board games — Mixtour first, and its siblings.
+//!
+//! ```
+//! use stackfish::game::{mixtour::{Mixtour, MixtourVariant}, perft, Game};
+//! let start = Mixtour::start(&MixtourVariant::STANDARD);
+//! assert_eq!(start.fen(), "x5/x5/x5/x5/x5 1 20,20 0,0 1 -");
+//! assert_eq!(perft(&start, 2), 600);
+//! ```
+
+pub mod game;
