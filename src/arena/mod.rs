@@ -1,0 +1,3 @@
+//! Match runner support; so far the pure statistics, ratings and report rendering.
+
+pub mod stats;
