@@ -1,3 +1,4 @@
 //! Match runner support; so far the pure statistics, ratings and report rendering.
 
+pub mod ratings;
 pub mod stats;
