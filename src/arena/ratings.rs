@@ -336,12 +336,14 @@ fn solve(mut matrix: Vec<Vec<f64>>, mut rhs: Vec<f64>) -> Option<Vec<f64>> {
         }
         matrix.swap(col, pivot);
         rhs.swap(col, pivot);
-        for row in col + 1..n {
-            let factor = matrix[row][col] / matrix[col][col];
-            for k in col..n {
-                matrix[row][k] -= factor * matrix[col][k];
+        let (upper, lower) = matrix.split_at_mut(col + 1);
+        let pivot_row = &upper[col];
+        for (offset, target) in lower.iter_mut().enumerate() {
+            let factor = target[col] / pivot_row[col];
+            for (t, p) in target[col..].iter_mut().zip(&pivot_row[col..]) {
+                *t -= factor * p;
             }
-            rhs[row] -= factor * rhs[col];
+            rhs[col + 1 + offset] -= factor * rhs[col];
         }
     }
     let mut x = vec![0.0; n];
@@ -393,14 +395,9 @@ fn score_groups(cross: &CrossTable) -> Vec<usize> {
         .collect();
     // Transitive closure (Warshall); tournaments have a handful of engines, n^3 is nothing.
     for k in 0..n {
-        for i in 0..n {
-            if reach[i][k] {
-                for j in 0..n {
-                    if reach[k][j] {
-                        reach[i][j] = true;
-                    }
-                }
-            }
+        let via = reach[k].clone();
+        for row in reach.iter_mut().filter(|row| row[k]) {
+            row.iter_mut().zip(&via).for_each(|(r, &v)| *r |= v);
         }
     }
     (0..n)
