@@ -108,9 +108,9 @@ pub struct Ratings {
     /// False when the players with games fall into groups that never met: ratings are then only
     /// comparable within a group.
     pub connected: bool,
-    /// False when no maximum-likelihood solution exists because some group of players won or
-    /// lost every game against the rest; the ratings then include VIRTUAL_DRAWS across the split
-    /// and carry no intervals.
+    /// False when no maximum-likelihood solution exists: some group of players won or lost every
+    /// game against the rest, or groups never met (`connected` is false). The ratings then
+    /// include VIRTUAL_DRAWS across such splits and carry no intervals.
     pub maximum_likelihood: bool,
 }
 
