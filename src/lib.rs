@@ -8,6 +8,7 @@
 //! assert_eq!(perft(&start, 2), 600);
 //! ```
 
+pub mod arena;
 pub mod engine;
 pub mod game;
 pub mod protocol;
