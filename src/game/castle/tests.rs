@@ -1,0 +1,1 @@
+//! Castle conquest tests.
