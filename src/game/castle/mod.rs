@@ -130,8 +130,11 @@ fn tiebreak(knights: [u32; 2], passes: [u8; 2]) -> GameResult {
 }
 
 impl Castle {
-    /// Knights of `side` at `squares`, the rest empty; used by the start and
-    /// by tests. Skulls as listed, Yellow to move at ply 0.
+    /// Yellow and Blue knights on the given squares, skulls as listed,
+    /// Yellow to move at ply 0; for the start and for set-up positions.
+    /// Nothing is checked against the rules (that is `from_fen`'s job), but
+    /// entries that cannot be represented are dropped rather than panicking:
+    /// squares off the board, and skulls outside ranks 9..11 or listed twice.
     pub fn with_layout(
         yellow: &[usize],
         blue: &[usize],
@@ -148,14 +151,16 @@ impl Castle {
             ply: 0,
             hash: 0,
         };
-        for &sq in yellow {
-            pos.knights[0].set(sq);
-        }
-        for &sq in blue {
-            pos.knights[1].set(sq);
+        for (i, squares) in [yellow, blue].into_iter().enumerate() {
+            for &sq in squares.iter().filter(|&&sq| sq < SQUARES) {
+                pos.knights[i].set(sq);
+            }
         }
         for &sq in skulls {
-            pos.add_skull(sq);
+            let offset = sq.wrapping_sub(MIDDLE_BASE);
+            if offset < MIDDLE_SQUARES && !pos.is_skull(sq) {
+                pos.add_skull(sq);
+            }
         }
         pos.hash = pos.compute_hash();
         pos
@@ -526,6 +531,8 @@ impl Game for Castle {
     }
 
     /// Castle has no draws: the third repetition decides like ply 400.
+    /// Interpretation: "the third repetition of a position" is its third
+    /// occurrence (threefold, as `Line` counts), not a fourth one.
     fn repetition_outcome(&self) -> Outcome {
         self.decide("third repetition")
     }
