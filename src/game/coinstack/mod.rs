@@ -3,6 +3,12 @@
 //! exactly n squares, drop reserve coins, trim stacks above five from the
 //! bottom. The rules are in `shared/rules/coinstack.md`; each is implemented
 //! below and its interpretation written where it is implemented.
+//!
+//! Repetition: the published game has no draw; the house rule (the third
+//! occurrence of a position is a draw) is the trait's default
+//! `repetition_outcome`, counted by `Line`. Everything that decides the
+//! future (stacks, side to move, reserves, captures) is in the hash, so
+//! "same position" means the same on all of them.
 
 mod eval;
 mod notation;
@@ -427,10 +433,11 @@ impl Game for CoinStack {
     ///   anything, onto any of the 52 squares, empty or not; a destination
     ///   off the 52 squares (in a cut corner or past the edge) is no move;
     /// - drop: with a non-empty reserve, one coin onto any of the 52 squares;
-    /// - no pass: a player with nothing to do has lost (see `outcome`), so a
-    ///   lost position generates no moves.
-    ///   Moves to different squares or with different counts are different
-    ///   moves; a count fixes the distance, so a move is just (from, to).
+    /// - no pass: a player with nothing to do has lost (see `outcome`), so
+    ///   such a position generates no moves.
+    ///
+    /// A count fixes the distance, so a move is just (from, to) and no two
+    /// generated moves coincide.
     fn generate_moves(&self, moves: &mut Vec<Move>) {
         if self.reserve(self.side) > 0 {
             let mut squares = BOARD;
@@ -452,6 +459,8 @@ impl Game for CoinStack {
         }
     }
 
+    /// Drops (52 with a reserve) plus, per controlled stack, the table count
+    /// of on-board destinations for n = 1..=height: no move is materialised.
     fn count_moves(&self) -> u64 {
         let drops = if self.reserve(self.side) > 0 {
             BOARD.count_ones()

@@ -1019,3 +1019,21 @@ mod slow {
         }
     }
 }
+
+#[test]
+fn pretty_shows_the_board_and_the_position_string() {
+    let text = CoinStack::start(&CS).pretty();
+    assert!(text.contains(&format!("Fen: {START}")), "{text}");
+    assert!(text.contains("Game: coinstack"), "{text}");
+    // Rank 2: b..g hold R R G G R R, a2 and h2 are cut (blank).
+    let rank2 = text.lines().find(|l| l.starts_with(" 2 ")).expect("rank 2");
+    assert_eq!(
+        rank2.split_whitespace().collect::<Vec<_>>(),
+        ["2", "1", "1", "2", "2", "1", "1"]
+    );
+    let rank4 = text.lines().find(|l| l.starts_with(" 4 ")).expect("rank 4");
+    assert_eq!(
+        rank4.split_whitespace().collect::<Vec<_>>(),
+        ["4", ".", "1", "1", "2", "2", "1", "1", "."]
+    );
+}
