@@ -3,6 +3,7 @@
 //! repetition detection. No I/O, no threads, no clocks in here.
 
 pub mod castle;
+pub mod coinstack;
 pub mod line;
 pub mod mixtour;
 pub mod perft;
