@@ -350,7 +350,8 @@ impl<G: Game> Thread<'_, G> {
                 } else {
                     0
                 };
-                let mut s = -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                let mut s =
+                    -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
                 if reduction > 0 && s > alpha {
                     s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
                 }

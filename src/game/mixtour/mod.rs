@@ -3,7 +3,7 @@
 //! The rules are in `shared/rules/mixtour.md`; each is implemented below and
 //! its interpretation written where it is implemented.
 
-mod eval;
+pub mod eval;
 mod notation;
 pub mod tables;
 #[cfg(test)]
