@@ -387,7 +387,14 @@ fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(ApiError::new(400, "the request needs a JSON body"));
     }
-    serde_json::from_slice(body).map_err(|e| ApiError::new(400, format!("bad JSON body: {e}")))
+    let value: serde_json::Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::new(400, format!("bad JSON body: {e}")))?;
+    // serde would also read a struct from an array of its fields; the API
+    // documents objects only.
+    if !value.is_object() {
+        return Err(ApiError::new(400, "bad JSON body: expected an object"));
+    }
+    serde_json::from_value(value).map_err(|e| ApiError::new(400, format!("bad JSON body: {e}")))
 }
 
 /// An empty body means "all defaults".
