@@ -290,6 +290,8 @@ function render() {
   document.body.dataset.fen = state.fen;
   document.body.dataset.thinking = state.thinking;
   document.body.dataset.version = state.version;
+  document.body.dataset.moves = state.moves.length;
+  document.body.dataset.over = state.outcome.over;
   $('variant-name').textContent = state.variant;
   $('status').textContent = statusText();
   for (const side of ['p1', 'p2']) {
