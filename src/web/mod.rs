@@ -121,9 +121,10 @@ impl WebServer {
         let closing = Arc::new(AtomicBool::new(false));
         let acceptor = {
             let (http, app, closing) = (http.clone(), app.clone(), closing.clone());
+            let host: Arc<str> = host.into();
             std::thread::Builder::new()
                 .name("web-accept".into())
-                .spawn(move || accept_loop(&http, &app, &closing))
+                .spawn(move || accept_loop(&http, &app, &closing, &host))
                 .map_err(|e| format!("cannot start the server thread: {e}"))?
         };
         Ok(WebServer {
@@ -181,7 +182,7 @@ impl Drop for WebServer {
 
 /// Hands each request to a thread of its own, so that a client that is slow
 /// to send its body holds up nobody else.
-fn accept_loop(http: &tiny_http::Server, app: &Arc<App>, closing: &AtomicBool) {
+fn accept_loop(http: &tiny_http::Server, app: &Arc<App>, closing: &AtomicBool, host: &Arc<str>) {
     let in_flight = Arc::new(AtomicUsize::new(0));
     loop {
         let request = match http.recv() {
@@ -203,11 +204,11 @@ fn accept_loop(http: &tiny_http::Server, app: &Arc<App>, closing: &AtomicBool) {
             finish(request, Reply::error(503, "too many requests at once"));
             continue;
         }
-        let (app, counter) = (app.clone(), in_flight.clone());
+        let (app, counter, host) = (app.clone(), in_flight.clone(), host.clone());
         let spawned = std::thread::Builder::new()
             .name("web-request".into())
             .spawn(move || {
-                handle(&app, request);
+                handle(&app, request, &host);
                 counter.fetch_sub(1, SeqCst);
             });
         if spawned.is_err() {
@@ -218,10 +219,11 @@ fn accept_loop(http: &tiny_http::Server, app: &Arc<App>, closing: &AtomicBool) {
     }
 }
 
-fn handle(app: &Arc<App>, mut request: Request) {
+/// `host` is the name the server was started with: always a valid Host.
+fn handle(app: &Arc<App>, mut request: Request, host: &str) {
     let method = request.method().clone();
     let path = request.url().split('?').next().unwrap_or("").to_string();
-    if let Err(reply) = check_host(&request) {
+    if let Err(reply) = check_host(&request, host) {
         finish(request, reply);
         return;
     }
@@ -306,9 +308,10 @@ fn read_body(request: &mut Request) -> Result<Vec<u8>, Reply> {
     Ok(body)
 }
 
-/// Refuses host names other than `localhost`: a site that points its own
-/// name at 127.0.0.1 (DNS rebinding) would otherwise get answers.
-fn check_host(request: &Request) -> Result<(), Reply> {
+/// Refuses host names other than `localhost` and the one given to `--host`:
+/// a site that points its own name at 127.0.0.1 (DNS rebinding) would
+/// otherwise get answers.
+fn check_host(request: &Request, own: &str) -> Result<(), Reply> {
     let Some(host) = request.headers().iter().find(|h| h.field.equiv("Host")) else {
         return Ok(());
     };
@@ -318,7 +321,10 @@ fn check_host(request: &Request) -> Result<(), Reply> {
     } else {
         host.rsplit_once(':').map_or(host, |(name, _)| name)
     };
-    if name.eq_ignore_ascii_case("localhost") || name.parse::<IpAddr>().is_ok() {
+    if name.eq_ignore_ascii_case("localhost")
+        || name.eq_ignore_ascii_case(own)
+        || name.parse::<IpAddr>().is_ok()
+    {
         Ok(())
     } else {
         Err(Reply::error(

@@ -284,9 +284,28 @@ function statusText() {
   return (side === 'p1' ? 'Player 1' : 'Player 2') + ' to move.';
 }
 
+// Games the page can draw. A game added to the engine before its drawing
+// is written here is still playable by typed moves.
+const DRAWN = ['mixtour'];
+
+function drawable() {
+  return DRAWN.includes(state.variant.split('-')[0]);
+}
+
+function drawUndrawable() {
+  const svg = $('board');
+  svg.replaceChildren();
+  const lines = ['No board drawing for ' + state.variant + ' yet:', 'play by typing moves. Legal now:']
+    .concat(state.legal_moves.slice(0, 20).join(' ').match(/.{1,40}(\s|$)/g) || []);
+  lines.forEach((line, i) => {
+    const t = el('text', { x: 20, y: 40 + i * 28, class: 'note-text' }, svg);
+    t.textContent = line.trim();
+  });
+}
+
 function render() {
   if (!state) return;
-  const pos = parseFen(state.fen);
+  const pos = drawable() ? parseFen(state.fen) : null;
   document.body.dataset.fen = state.fen;
   document.body.dataset.thinking = state.thinking;
   document.body.dataset.version = state.version;
@@ -297,11 +316,11 @@ function render() {
   for (const side of ['p1', 'p2']) {
     const i = side === 'p1' ? 0 : 1;
     $('name-' + side).textContent = (side === 'p1' ? 'Player 1' : 'Player 2') + ' · ' + playerName(side);
-    $('reserve-' + side).textContent = pos.reserves[i];
-    $('score-' + side).textContent = pos.scores[i];
+    $('reserve-' + side).textContent = pos ? pos.reserves[i] : '?';
+    $('score-' + side).textContent = pos ? pos.scores[i] : '?';
     $('player-' + side).classList.toggle('to-move', !state.outcome.over && state.side_to_move === side);
   }
-  for (const g of document.querySelectorAll('.goal')) g.textContent = pos.goal;
+  for (const g of document.querySelectorAll('.goal')) g.textContent = pos ? pos.goal : '?';
 
   const result = $('result');
   result.hidden = !state.outcome.over;
@@ -333,7 +352,7 @@ function render() {
 
   if (!formFilled) fillForm();
   drawCounts();
-  drawBoard(pos);
+  if (pos) drawBoard(pos); else drawUndrawable();
 }
 
 function fillForm() {

@@ -4,7 +4,7 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 
@@ -614,6 +614,7 @@ impl App {
         params: GoParams,
         options: Options,
     ) {
+        let started = Instant::now();
         let best = session.go(&self.shared, &params, &options, &mut |info| {
             let mut st = lock(&self.state);
             if st.generation == generation {
@@ -631,10 +632,8 @@ impl App {
         match best {
             BestMove::Move { best, score, .. } => match st.game.play_text(&best) {
                 Ok(_) => {
-                    let (depth, ms) = st
-                        .analysis
-                        .as_ref()
-                        .map_or((0, 0), |a| (a.depth, a.time_ms));
+                    let depth = st.analysis.as_ref().map_or(0, |a| a.depth);
+                    let ms = started.elapsed().as_millis() as u64;
                     st.notes.push(Some(Note { score, depth, ms }));
                 }
                 Err(e) => st.engine_error = Some(format!("the engine played {e}")),
