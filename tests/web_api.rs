@@ -754,3 +754,45 @@ fn shutdown_ends_a_long_search() {
     });
     assert!(closed, "the port still accepts connections");
 }
+
+#[test]
+fn the_serve_command_prints_its_url_and_serves() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("stackfish runs");
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("a line");
+    let port = line
+        .strip_prefix("stackfish: play at http://127.0.0.1:")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse::<u16>().ok());
+    let reply = port.map(|p| get(SocketAddr::from(([127, 0, 0, 1], p)), "/api/state"));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(port.is_some_and(|p| p != 0), "{line:?}");
+    assert_eq!(reply.expect("asked").json()["fen"], START);
+}
+
+#[test]
+fn serve_exits_2_when_the_port_is_taken() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = taken.local_addr().expect("addr").port().to_string();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .args(["serve", "--port", &port])
+        .output()
+        .expect("stackfish runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("error: cannot listen on 127.0.0.1:{port}")),
+        "{stderr}"
+    );
+}

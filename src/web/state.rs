@@ -1,6 +1,7 @@
 //! The one game the web page plays: its record, who the engine plays, the
 //! engine's search on a background thread, and the JSON views the page reads.
 
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
@@ -615,20 +616,32 @@ impl App {
         options: Options,
     ) {
         let started = Instant::now();
-        let best = session.go(&self.shared, &params, &options, &mut |info| {
-            let mut st = lock(&self.state);
-            if st.generation == generation {
-                st.analysis = Some(AnalysisView::from_info(info, side));
-                st.version += 1;
-            }
-        });
+        // A bug in the search must leave a board that still answers and
+        // lets the player go on, not one stuck "thinking" for ever.
+        let best = catch_unwind(AssertUnwindSafe(|| {
+            session.go(&self.shared, &params, &options, &mut |info| {
+                let mut st = lock(&self.state);
+                if st.generation == generation {
+                    st.analysis = Some(AnalysisView::from_info(info, side));
+                    st.version += 1;
+                }
+            })
+        }));
         let mut st = lock(&self.state);
-        st.session = Some(session);
+        // After a panic the session may be half-updated: start a fresh one.
+        st.session = match best {
+            Ok(_) => Some(session),
+            Err(_) => None,
+        };
         if st.generation != generation {
             return;
         }
         st.search = None;
         st.version += 1;
+        let Ok(best) = best else {
+            st.engine_error = Some("the engine failed while thinking; try again".into());
+            return;
+        };
         match best {
             BestMove::Move { best, score, .. } => match st.game.play_text(&best) {
                 Ok(_) => {
