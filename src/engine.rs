@@ -242,7 +242,7 @@ impl<G: Game> Session for GameSession<G> {
             limits: &limits,
             move_overhead_ms: options.move_overhead_ms,
             threads,
-            strict_tt: false,
+            exact: false,
         };
         match search::search(
             &pos,

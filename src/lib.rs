@@ -14,3 +14,4 @@ pub mod game;
 pub mod protocol;
 pub mod search;
 pub mod tune;
+pub mod web;

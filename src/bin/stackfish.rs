@@ -45,6 +45,17 @@ enum Command {
         /// Search depth (default: the standard bench depth).
         depth: Option<i32>,
     },
+    /// Play in a browser: serve the board page and its JSON API locally.
+    Serve {
+        #[arg(long, default_value_t = stackfish::web::DEFAULT_PORT)]
+        port: u16,
+        /// Address to listen on; the default is reachable from this machine only.
+        #[arg(long, default_value = stackfish::web::DEFAULT_HOST)]
+        host: String,
+        /// Open the page in the desktop's browser.
+        #[arg(long)]
+        open: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -105,6 +116,24 @@ fn main() -> ExitCode {
             );
             let fit = stackfish::tune::fit(&samples, epochs);
             print!("{}", stackfish::tune::format_fit(&fit, samples.len()));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Serve { port, host, open }) => {
+            let server = match stackfish::web::WebServer::start(&host, port) {
+                Ok(server) => server,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let url = server.url();
+            println!("stackfish: play at {url} (Ctrl-C to quit)");
+            if open {
+                if let Err(e) = stackfish::web::open_browser(&url) {
+                    eprintln!("note: {e}; open {url} yourself");
+                }
+            }
+            server.wait();
             ExitCode::SUCCESS
         }
         None => {

@@ -191,9 +191,9 @@ struct Thread<'a, G: Game> {
     nodes: u64,
     seldepth: usize,
     stopped: bool,
-    /// Test oracle mode: a table entry cuts off only at exactly its depth,
-    /// so the search returns the fixed-depth minimax value.
-    strict_tt: bool,
+    /// Test oracle mode: no reductions, and a table entry cuts off only at
+    /// exactly its depth, so the search returns the fixed-depth minimax value.
+    exact: bool,
 }
 
 impl<G: Game> Thread<'_, G> {
@@ -310,7 +310,7 @@ impl<G: Game> Thread<'_, G> {
         let tt = self.shared.tt.probe(key);
         let tt_move = tt.map_or(0, |e| e.mv);
         if let Some(e) = tt {
-            if !pv_node && (e.depth == depth || (e.depth > depth && !self.strict_tt)) {
+            if !pv_node && (e.depth == depth || (e.depth > depth && !self.exact)) {
                 let score = from_tt(e.score, ply);
                 match e.bound {
                     Bound::Exact => return score,
@@ -345,11 +345,12 @@ impl<G: Game> Thread<'_, G> {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
                 let quiet = keys[i] < ORDER_KILLER[1];
-                let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
-                    lmr(depth, i).min(depth - 2)
-                } else {
-                    0
-                };
+                let reduction =
+                    if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !self.exact {
+                        lmr(depth, i).min(depth - 2)
+                    } else {
+                        0
+                    };
                 let mut s =
                     -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
                 if reduction > 0 && s > alpha {
@@ -477,8 +478,8 @@ pub struct SearchParams<'a> {
     pub limits: &'a Limits,
     pub move_overhead_ms: u64,
     pub threads: usize,
-    /// See `Thread::strict_tt`; false outside tests.
-    pub strict_tt: bool,
+    /// See `Thread::exact`: the minimax value, for tests; false otherwise.
+    pub exact: bool,
 }
 
 /// The result of `search`.
@@ -537,7 +538,7 @@ pub fn search<G: Game>(
             true,
             &mut main_heur[0],
             history,
-            params.strict_tt,
+            params.exact,
         );
         result = iterate(&mut t, root, 1, report).unwrap_or(fallback);
         result.nodes = t.nodes;
@@ -554,7 +555,7 @@ fn new_thread<'a, G: Game>(
     main: bool,
     heur: &'a mut Heuristics,
     history: &[u64],
-    strict_tt: bool,
+    exact: bool,
 ) -> Thread<'a, G> {
     Thread {
         shared,
@@ -569,7 +570,7 @@ fn new_thread<'a, G: Game>(
         nodes: 0,
         seldepth: 0,
         stopped: false,
-        strict_tt,
+        exact,
     }
 }
 

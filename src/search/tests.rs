@@ -18,7 +18,7 @@ fn run(p: &Mixtour, limits: Limits, strict: bool) -> SearchResult<crate::game::m
         limits: &limits,
         move_overhead_ms: 0,
         threads: 1,
-        strict_tt: strict,
+        exact: strict,
     };
     search(
         p,
@@ -216,7 +216,7 @@ fn a_search_on_two_threads_returns_a_legal_move() {
         limits: &limits,
         move_overhead_ms: 0,
         threads: 2,
-        strict_tt: false,
+        exact: false,
     };
     let r = search(
         &p,

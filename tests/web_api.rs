@@ -1,0 +1,802 @@
+//! Black-box tests of `stackfish serve`'s JSON API: a server on an ephemeral
+//! port in this process, spoken to over plain TCP by a tiny HTTP client, so
+//! that malformed and hostile requests can be sent exactly as written.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use stackfish::web::WebServer;
+
+const START: &str = "x5/x5/x5/x5/x5 1 20,20 0,0 1 -";
+/// Player 1 wins at once with a5a1: one piece onto a stack of height 4 four
+/// squares away makes height 5, and player 1's piece is on top.
+const WIN_IN_ONE: &str = "1,x4/x5/x5/x5/2121,x4 1 17,18 0,0 1 -";
+/// One stack and nothing in hand: neither side can do anything but pass.
+const ONLY_PASS: &str = "x5/x5/x2,12,x2/x5/x5 1 0,0 0,0 1 -";
+/// Two pairs of stacks each side can shuttle a piece between.
+const SHUTTLE: &str = "x5/x5/11,x3,22/x5/111,x3,222 1 15,15 0,0 1 -";
+
+struct Reply {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {:?}", self.body))
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The error message of a refused request, checking its shape.
+    fn error(&self) -> String {
+        let v = self.json();
+        let message = v["error"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no error in {v}"));
+        assert!(!message.is_empty());
+        message.to_string()
+    }
+}
+
+/// Sends `head` (request line and headers, without the blank line) and
+/// `body` as written, then reads the answer. The request asks the server to
+/// close the connection, so the answer ends at end of stream.
+fn raw(addr: SocketAddr, head: &str, body: &[u8]) -> Reply {
+    let mut stream = TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .expect("timeout");
+    let mut bytes = format!("{head}\r\nConnection: close\r\n\r\n").into_bytes();
+    bytes.extend_from_slice(body);
+    stream.write_all(&bytes).expect("send");
+    read_reply(&mut stream)
+}
+
+fn read_reply(stream: &mut TcpStream) -> Reply {
+    let mut data = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                data.extend_from_slice(&buf[..n]);
+                // Stop once a body of the announced length is in, for the one
+                // answer that leaves the connection open.
+                if let Some(reply) = parse(&data) {
+                    if reply.header("Content-Length").and_then(|l| l.parse().ok())
+                        == Some(reply.body.len())
+                        || reply.header("Connection") == Some("upgrade")
+                            && reply.body.ends_with('}')
+                    {
+                        return reply;
+                    }
+                }
+            }
+            Err(e) => panic!(
+                "reading the answer: {e}; got {:?}",
+                String::from_utf8_lossy(&data)
+            ),
+        }
+    }
+    parse(&data).unwrap_or_else(|| panic!("no HTTP answer: {:?}", String::from_utf8_lossy(&data)))
+}
+
+fn parse(data: &[u8]) -> Option<Reply> {
+    let text = String::from_utf8_lossy(data);
+    let (head, body) = text.split_once("\r\n\r\n")?;
+    let mut lines = head.lines();
+    let status = lines.next()?.split_whitespace().nth(1)?.parse().ok()?;
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_string(), v.trim().to_string()))
+        .collect();
+    Some(Reply {
+        status,
+        headers,
+        body: body.to_string(),
+    })
+}
+
+fn get(addr: SocketAddr, path: &str) -> Reply {
+    raw(
+        addr,
+        &format!("GET {path} HTTP/1.1\r\nHost: 127.0.0.1"),
+        b"",
+    )
+}
+
+fn post(addr: SocketAddr, path: &str, body: &str) -> Reply {
+    let head = format!(
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}",
+        body.len()
+    );
+    raw(addr, &head, body.as_bytes())
+}
+
+/// A POST that must succeed; returns the state it answered.
+fn ok(addr: SocketAddr, path: &str, body: Value) -> Value {
+    let reply = post(addr, path, &body.to_string());
+    assert_eq!(reply.status, 200, "{path} {body}: {}", reply.body);
+    reply.json()
+}
+
+fn state(addr: SocketAddr) -> Value {
+    let reply = get(addr, "/api/state");
+    assert_eq!(reply.status, 200);
+    reply.json()
+}
+
+/// Polls until the engine is done. Searches in these tests are limited by
+/// depth, so this is quick; the bound only keeps a bug from hanging CI.
+fn wait_idle(addr: SocketAddr) -> Value {
+    for _ in 0..1_500 {
+        let s = state(addr);
+        if s["thinking"] == false {
+            return s;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!("the engine is still thinking after 30 s");
+}
+
+fn server() -> WebServer {
+    WebServer::start("127.0.0.1", 0).expect("server starts")
+}
+
+fn moves(s: &Value) -> Vec<String> {
+    s["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().expect("move text").to_string())
+        .collect()
+}
+
+#[test]
+fn the_page_is_served_from_the_binary() {
+    let srv = server();
+    let a = srv.addr();
+    let page = get(a, "/");
+    assert_eq!(page.status, 200);
+    assert!(page
+        .header("Content-Type")
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(page.body.contains(r#"<svg id="board""#));
+    assert!(page.body.contains(r#"src="/page.js""#));
+    let js = get(a, "/page.js");
+    assert_eq!(js.status, 200);
+    assert!(js
+        .header("Content-Type")
+        .unwrap()
+        .starts_with("text/javascript"));
+    assert!(js.body.contains("/api/move"));
+    let css = get(a, "/page.css");
+    assert_eq!(css.status, 200);
+    assert!(css.header("Content-Type").unwrap().starts_with("text/css"));
+    let head = raw(a, "HEAD / HTTP/1.1\r\nHost: 127.0.0.1", b"");
+    assert_eq!(head.status, 200);
+    assert!(head.body.is_empty());
+    // Nothing is read from disk, whatever the path.
+    for path in [
+        "/Cargo.toml",
+        "/../Cargo.toml",
+        "/src/web/page.js",
+        "/%2e%2e/Cargo.toml",
+    ] {
+        let r = get(a, path);
+        assert_eq!(r.status, 404, "{path}");
+        assert!(r.error().contains("no such path"));
+    }
+}
+
+#[test]
+fn the_state_at_the_start() {
+    let srv = server();
+    let s = state(srv.addr());
+    assert_eq!(s["fen"], START);
+    assert_eq!(s["start_fen"], START);
+    assert_eq!(s["variant"], "mixtour");
+    assert_eq!(
+        s["variants"],
+        json!(stackfish::game::variant_names()),
+        "every registered game is offered"
+    );
+    assert_eq!(s["side_to_move"], "p1");
+    assert_eq!(s["legal_moves"].as_array().unwrap().len(), 25);
+    assert_eq!(s["moves"], json!([]));
+    assert_eq!(s["last_move"], Value::Null);
+    assert_eq!(s["thinking"], false);
+    assert_eq!(
+        s["outcome"],
+        json!({"over": false, "result": "*", "winner": null, "reason": null})
+    );
+    assert_eq!(
+        s["engine"],
+        json!({"side": "p2", "level": 20, "movetime_ms": 1000, "depth": null})
+    );
+    assert_eq!(s["analysis"], Value::Null);
+}
+
+#[test]
+fn the_engine_answers_a_move() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "p2", "depth": 3}));
+    let after = ok(a, "/api/move", json!({"move": "c3"}));
+    // The reply is computed after the search started, in the same lock.
+    assert_eq!(after["thinking"], true);
+    assert_eq!(moves(&after), ["c3"]);
+    let s = wait_idle(a);
+    let m = moves(&s);
+    assert_eq!(m.len(), 2);
+    assert_eq!(m[0], "c3");
+    assert_eq!(s["last_move"], json!(m[1]));
+    assert_eq!(s["side_to_move"], "p1");
+    assert!(s["fen"]
+        .as_str()
+        .unwrap()
+        .ends_with(&format!(" 1 19,19 0,0 1 {}", m[1])));
+    let analysis = &s["analysis"];
+    assert_eq!(analysis["side"], "p2");
+    assert_eq!(analysis["depth"], 3);
+    assert_eq!(analysis["pv"][0], json!(m[1]));
+    assert!(analysis["cp"].is_i64() && analysis["mate"].is_null());
+    // The engine's move is in the record with the arena's comment.
+    let record = get(a, "/api/record");
+    assert!(
+        record.body.contains(&format!("1. c3 {} {{", m[1])),
+        "{}",
+        record.body
+    );
+}
+
+#[test]
+fn the_engine_opens_when_it_plays_player_1() {
+    let srv = server();
+    let a = srv.addr();
+    let s = ok(a, "/api/new", json!({"engine": "p1", "depth": 1}));
+    assert_eq!(s["thinking"], true);
+    let s = wait_idle(a);
+    assert_eq!(moves(&s).len(), 1);
+    assert_eq!(s["side_to_move"], "p2");
+    assert_eq!(s["engine"]["side"], "p1");
+}
+
+#[test]
+fn bad_moves_are_refused_with_a_reason() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let r = post(a, "/api/move", r#"{"move": "zz9"}"#);
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("malformed move 'zz9'"));
+    ok(a, "/api/move", json!({"move": "c3"}));
+    let r = post(a, "/api/move", r#"{"move": "c3"}"#);
+    assert_eq!(r.status, 422);
+    assert!(r.error().contains("illegal move 'c3'"));
+    for (body, needle) in [
+        ("", "needs a JSON body"),
+        ("{", "bad JSON"),
+        (r#"{"mv": "c4"}"#, "unknown field"),
+        (r#"{"move": 3}"#, "invalid type"),
+        (r#"["c4"]"#, "bad JSON"),
+        ("\u{0}\u{1}garbage", "bad JSON"),
+    ] {
+        let r = post(a, "/api/move", body);
+        assert_eq!(r.status, 400, "{body:?}");
+        assert!(r.error().contains(needle), "{body:?}: {}", r.body);
+    }
+    // Nothing of that changed the game.
+    assert_eq!(moves(&state(a)), ["c3"]);
+}
+
+#[test]
+fn stop_makes_the_engine_move_now() {
+    let srv = server();
+    let a = srv.addr();
+    ok(
+        a,
+        "/api/new",
+        json!({"engine": "p2", "movetime_ms": 60000, "level": 20}),
+    );
+    ok(a, "/api/move", json!({"move": "c3"}));
+    let r = post(a, "/api/move", r#"{"move": "c4"}"#);
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("thinking"));
+    let r = post(a, "/api/go", "");
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("already thinking"));
+    ok(a, "/api/stop", json!({}));
+    let s = wait_idle(a);
+    assert_eq!(
+        moves(&s).len(),
+        2,
+        "the stopped engine played its best move"
+    );
+    let r = post(a, "/api/stop", "");
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("not thinking"));
+}
+
+#[test]
+fn go_plays_for_the_side_to_move() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none", "depth": 2}));
+    let s = ok(a, "/api/go", json!({}));
+    assert_eq!(s["thinking"], true);
+    let s = wait_idle(a);
+    assert_eq!(moves(&s).len(), 1);
+    assert_eq!(s["analysis"]["side"], "p1");
+    let r = post(a, "/api/go", r#"{"depth": 3}"#);
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("no parameters"));
+    let r = post(a, "/api/go", "{");
+    assert_eq!(r.status, 400);
+}
+
+#[test]
+fn undo_goes_back_to_the_players_turn() {
+    let srv = server();
+    let a = srv.addr();
+    let r = post(a, "/api/undo", "");
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("no move to take back"));
+    ok(a, "/api/new", json!({"engine": "p2", "depth": 1}));
+    ok(a, "/api/move", json!({"move": "c3"}));
+    assert_eq!(moves(&wait_idle(a)).len(), 2);
+    // Both the engine's reply and the player's move.
+    let s = ok(a, "/api/undo", json!({}));
+    assert_eq!(moves(&s), Vec::<String>::new());
+    assert_eq!(s["fen"], START);
+    assert_eq!(s["analysis"], Value::Null);
+    assert_eq!(
+        s["thinking"], false,
+        "a take-back does not start the engine"
+    );
+
+    ok(a, "/api/move", json!({"move": "a1"}));
+    wait_idle(a);
+    let r = post(a, "/api/undo", r#"{"plies": 0}"#);
+    assert_eq!(r.status, 400);
+    let r = post(a, "/api/undo", r#"{"plies": 3}"#);
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("only 2 moves"));
+    let r = post(a, "/api/undo", r#"{"plies": "one"}"#);
+    assert_eq!(r.status, 400);
+    let s = ok(a, "/api/undo", json!({"plies": 1}));
+    assert_eq!(moves(&s), ["a1"]);
+    assert_eq!(s["side_to_move"], "p2");
+}
+
+#[test]
+fn undo_cancels_a_search() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "p2", "movetime_ms": 60000}));
+    assert_eq!(ok(a, "/api/move", json!({"move": "c3"}))["thinking"], true);
+    let s = ok(a, "/api/undo", json!({}));
+    assert_eq!(s["thinking"], false);
+    assert_eq!(moves(&s), Vec::<String>::new());
+    // The cancelled search left no move behind.
+    std::thread::sleep(Duration::from_millis(100));
+    assert_eq!(state(a)["fen"], START);
+    // And the engine still works afterwards.
+    ok(a, "/api/new", json!({"engine": "p2", "depth": 1}));
+    ok(a, "/api/move", json!({"move": "c3"}));
+    assert_eq!(moves(&wait_idle(a)).len(), 2);
+}
+
+#[test]
+fn positions_load_from_fen() {
+    let srv = server();
+    let a = srv.addr();
+    let fen = "x,2,x2,2122/x,1,x3/x,1121,x3/x5/x2,111,x,2 1 12,14 0,0 1 b5";
+    let s = ok(a, "/api/fen", json!({"fen": fen}));
+    assert_eq!(s["fen"], fen);
+    assert_eq!(s["start_fen"], fen);
+    assert_eq!(s["moves"], json!([]));
+    assert_eq!(s["thinking"], false, "the engine waits for go after a FEN");
+    let r = post(a, "/api/fen", r#"{"fen": "x5/x5/x5/x5 1 20,20 0,0 1 -"}"#);
+    assert_eq!(r.status, 422);
+    assert!(r.error().contains("field board"), "{}", r.body);
+    let r = post(
+        a,
+        "/api/fen",
+        r#"{"fen": "x5/x5/x5/x5/x5 3 20,20 0,0 1 -"}"#,
+    );
+    assert_eq!(r.status, 422);
+    assert!(r.error().contains("field side"), "{}", r.body);
+    let r = post(
+        a,
+        "/api/fen",
+        &json!({"fen": START, "variant": "chess"}).to_string(),
+    );
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("unknown variant"));
+    let r = post(a, "/api/fen", "{}");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("missing field `fen`"));
+    assert_eq!(state(a)["fen"], fen, "a refused FEN changes nothing");
+    let five = "x5/x5/x5/x5/x5 1 25,25 0,0 5 -";
+    let s = ok(a, "/api/fen", json!({"fen": five, "variant": "mixtour-5"}));
+    assert_eq!(s["variant"], "mixtour-5");
+    assert_eq!(s["fen"], five);
+}
+
+#[test]
+fn new_games_and_their_settings() {
+    let srv = server();
+    let a = srv.addr();
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"variant": "mixtour-5", "engine": "none", "level": 7, "movetime_ms": 250}),
+    );
+    assert_eq!(s["fen"], "x5/x5/x5/x5/x5 1 25,25 0,0 5 -");
+    assert_eq!(
+        s["engine"],
+        json!({"side": "none", "level": 7, "movetime_ms": 250, "depth": null})
+    );
+    // An empty body keeps the variant and settings.
+    let s = ok(a, "/api/new", json!({}));
+    assert_eq!(s["variant"], "mixtour-5");
+    assert_eq!(s["engine"]["level"], 7);
+    let empty = post(a, "/api/new", "");
+    assert_eq!(empty.status, 200);
+    for (body, needle) in [
+        (json!({"level": 0}), "level must be 1 to 20"),
+        (json!({"level": 21}), "level must be 1 to 20"),
+        (json!({"level": 300}), "invalid value"),
+        (json!({"movetime_ms": 5}), "movetime_ms must be"),
+        (json!({"movetime_ms": 600001}), "movetime_ms must be"),
+        (json!({"depth": 0}), "depth must be"),
+        (json!({"engine": "white"}), "engine must be"),
+        (json!({"variant": "chess"}), "unknown variant"),
+        (json!({"movetime": 100}), "unknown field"),
+    ] {
+        let r = post(a, "/api/new", &body.to_string());
+        assert_eq!(r.status, 400, "{body}");
+        assert!(r.error().contains(needle), "{body}: {}", r.body);
+    }
+    assert_eq!(
+        state(a)["engine"]["level"],
+        7,
+        "refused settings change nothing"
+    );
+}
+
+#[test]
+fn the_end_of_a_game_by_the_goal() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "p2", "depth": 2}));
+    ok(a, "/api/fen", json!({"fen": WIN_IN_ONE}));
+    let s = ok(a, "/api/move", json!({"move": "a5a1"}));
+    assert_eq!(s["thinking"], false, "no search on a finished game");
+    assert_eq!(
+        s["outcome"],
+        json!({"over": true, "result": "1-0", "winner": "p1", "reason": "goal reached"})
+    );
+    assert_eq!(s["legal_moves"], json!([]));
+    assert!(s["fen"].as_str().unwrap().contains(" 1,0 1 "));
+    let r = post(a, "/api/move", r#"{"move": "c3"}"#);
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("the game is over (goal reached)"));
+    let r = post(a, "/api/go", "");
+    assert_eq!(r.status, 409);
+    assert!(r.error().contains("game is over"));
+    let record = get(a, "/api/record");
+    assert_eq!(record.status, 200);
+    assert!(record.body.contains("[Result \"1-0\"]"));
+    assert!(record.body.contains("[Termination \"goal reached\"]"));
+    assert!(record.body.contains(&format!("[FEN \"{WIN_IN_ONE}\"]")));
+    assert!(record.body.contains("1. a5a1 1-0"));
+    // Taking back reopens the game.
+    let s = ok(a, "/api/undo", json!({"plies": 1}));
+    assert_eq!(s["outcome"]["over"], false);
+}
+
+#[test]
+fn the_end_of_a_game_by_a_double_pass() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let s = ok(a, "/api/fen", json!({"fen": ONLY_PASS}));
+    assert_eq!(s["legal_moves"], json!(["pass"]));
+    let s = ok(a, "/api/move", json!({"move": "pass"}));
+    assert_eq!(s["legal_moves"], json!(["pass"]));
+    assert_eq!(s["outcome"]["over"], false);
+    let s = ok(a, "/api/move", json!({"move": "pass"}));
+    assert_eq!(
+        s["outcome"],
+        json!({"over": true, "result": "1/2-1/2", "winner": null, "reason": "double pass"})
+    );
+}
+
+#[test]
+fn the_end_of_a_game_by_repetition() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none"}));
+    ok(a, "/api/fen", json!({"fen": SHUTTLE}));
+    // Each side shuttles one piece there and back: its own moves, so the
+    // take-back rule (the opponent's last move only) never forbids them.
+    let cycle = ["a1a3", "e1e3", "a3a1", "e3e1"];
+    let mut played = 0;
+    let mut s = state(a);
+    while s["outcome"]["over"] == false {
+        assert!(played < 16, "no repetition after {played} moves");
+        s = ok(a, "/api/move", json!({"move": cycle[played % 4]}));
+        played += 1;
+    }
+    assert_eq!(
+        s["outcome"],
+        json!({"over": true, "result": "1/2-1/2", "winner": null, "reason": "threefold repetition"})
+    );
+    // The position after move 1 is back after moves 5 and 9.
+    assert_eq!(played, 9);
+}
+
+#[test]
+fn the_record_has_the_arena_tags() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "p2", "depth": 1}));
+    ok(a, "/api/move", json!({"move": "c3"}));
+    wait_idle(a);
+    let r = get(a, "/api/record");
+    assert_eq!(r.status, 200);
+    assert!(r.header("Content-Type").unwrap().starts_with("text/plain"));
+    assert!(r
+        .header("Content-Disposition")
+        .unwrap()
+        .starts_with("attachment; filename=\"stackfish-mixtour-2.pgn\""));
+    let tags: Vec<&str> = r
+        .body
+        .lines()
+        .take_while(|l| l.starts_with('['))
+        .map(|l| l[1..].split(' ').next().unwrap())
+        .collect();
+    for tag in [
+        "Event",
+        "Site",
+        "Date",
+        "Round",
+        "Player1",
+        "Player2",
+        "FEN",
+        "Result",
+        "Termination",
+    ] {
+        assert!(tags.contains(&tag), "{tag} missing in {}", r.body);
+    }
+    assert!(r.body.contains("[Player1 \"Human\"]"));
+    assert!(r
+        .body
+        .contains("[Player2 \"stackfish (level 20, depth 1)\"]"));
+    assert!(r.body.contains("[Result \"*\"]"));
+    assert!(r.body.contains("[Termination \"unterminated\"]"));
+    let date = r.body.lines().find(|l| l.starts_with("[Date")).unwrap();
+    assert_eq!(date.len(), "[Date \"2026.11.29\"]".len(), "{date}");
+}
+
+#[test]
+fn unknown_paths_and_wrong_methods() {
+    let srv = server();
+    let a = srv.addr();
+    let r = get(a, "/api/nothing");
+    assert_eq!(r.status, 404);
+    assert!(r
+        .header("Content-Type")
+        .unwrap()
+        .starts_with("application/json"));
+    assert!(r.error().contains("/api/nothing"));
+    let r = get(a, "/api/move");
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("Allow"), Some("POST"));
+    let r = post(a, "/api/state", "{}");
+    assert_eq!(r.status, 405);
+    assert_eq!(r.header("Allow"), Some("GET"));
+    let r = raw(a, "DELETE /api/new HTTP/1.1\r\nHost: 127.0.0.1", b"");
+    assert_eq!(r.status, 405);
+    // Query strings are ignored, so a cache-busting page still works.
+    assert_eq!(get(a, "/api/state?t=123").status, 200);
+}
+
+#[test]
+fn posts_must_be_json_from_a_known_host() {
+    let srv = server();
+    let a = srv.addr();
+    let body = r#"{"move": "c3"}"#;
+    let head = format!(
+        "POST /api/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\nContent-Length: {}",
+        body.len()
+    );
+    let r = raw(a, &head, body.as_bytes());
+    assert_eq!(r.status, 415);
+    assert!(r.error().contains("application/json"));
+    let r = raw(a, "GET /api/state HTTP/1.1\r\nHost: evil.example:8080", b"");
+    assert_eq!(r.status, 403);
+    assert!(r.error().contains("evil.example"));
+    for host in ["localhost:8080", "127.0.0.1", "[::1]:80"] {
+        let r = raw(a, &format!("GET /api/state HTTP/1.1\r\nHost: {host}"), b"");
+        assert_eq!(r.status, 200, "{host}");
+    }
+    assert_eq!(moves(&state(a)), Vec::<String>::new());
+}
+
+#[test]
+fn huge_bodies_are_refused_and_the_server_lives_on() {
+    let srv = server();
+    let a = srv.addr();
+    let big = vec![b' '; 100_000];
+    let head = format!(
+        "POST /api/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}",
+        big.len()
+    );
+    let r = raw(a, &head, &big);
+    assert_eq!(r.status, 413);
+    assert!(r.error().contains("larger than 65536 bytes"));
+    // A length no machine could buffer: only the head of the body is sent.
+    let head = "POST /api/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000000000000000";
+    let r = raw(a, head, b"{\"move\":");
+    assert_eq!(r.status, 413);
+    assert!(r.error().contains("larger than"));
+    // Chunked: no length announced, the limit is found while reading.
+    let mut chunked = Vec::new();
+    for _ in 0..20 {
+        chunked.extend_from_slice(format!("{:x}\r\n", 8192).as_bytes());
+        chunked.extend_from_slice(&[b' '; 8192]);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    let head = "POST /api/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked";
+    let r = raw(a, head, &chunked);
+    assert_eq!(r.status, 413);
+    // A body just under the limit is read and judged on its content.
+    let mut body = br#"{"move": "c3"}"#.to_vec();
+    body.resize(65_536, b' ');
+    let head = format!(
+        "POST /api/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}",
+        body.len()
+    );
+    assert_eq!(raw(a, &head, &body).status, 200);
+    assert_eq!(state(a)["moves"], json!(["c3"]));
+}
+
+#[test]
+fn concurrent_moves_have_one_winner() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none"}));
+    // Eight clients try the same placement at once: the first plays it, the
+    // others find the square taken. Others poll meanwhile.
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let movers: Vec<_> = (0..8)
+            .map(|_| s.spawn(move || post(a, "/api/move", r#"{"move": "c3"}"#).status))
+            .collect();
+        let pollers: Vec<_> = (0..4)
+            .map(|_| {
+                s.spawn(move || {
+                    for _ in 0..10 {
+                        assert_eq!(get(a, "/api/state").status, 200);
+                    }
+                })
+            })
+            .collect();
+        for p in pollers {
+            p.join().expect("poller");
+        }
+        movers
+            .into_iter()
+            .map(|m| m.join().expect("mover"))
+            .collect()
+    });
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 200).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.iter().filter(|&&s| s == 422).count(),
+        7,
+        "{statuses:?}"
+    );
+    assert_eq!(moves(&state(a)), ["c3"]);
+}
+
+#[test]
+fn garbage_on_the_socket_gets_an_answer_or_a_close() {
+    let srv = server();
+    let a = srv.addr();
+    for junk in [
+        &b"\x00\x01\x02 nonsense\r\n\r\n"[..],
+        b"GET\r\n\r\n",
+        b"GET / HTTP/9.9\r\n\r\n",
+    ] {
+        let mut stream = TcpStream::connect(a).expect("connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .expect("timeout");
+        stream.write_all(junk).expect("send");
+        let mut answer = Vec::new();
+        let _ = stream.read_to_end(&mut answer);
+        if !answer.is_empty() {
+            let text = String::from_utf8_lossy(&answer);
+            assert!(
+                text.starts_with("HTTP/1.1 4") || text.starts_with("HTTP/1.1 5"),
+                "{text}"
+            );
+        }
+    }
+    assert_eq!(get(a, "/api/state").status, 200);
+}
+
+#[test]
+fn shutdown_ends_a_long_search() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "p2", "movetime_ms": 60000}));
+    ok(a, "/api/move", json!({"move": "c3"}));
+    // Returns only once the search thread is joined: a hang here is the bug.
+    srv.shutdown();
+    let closed = (0..100).any(|_| {
+        std::thread::sleep(Duration::from_millis(20));
+        TcpStream::connect(a).is_err()
+    });
+    assert!(closed, "the port still accepts connections");
+}
+
+#[test]
+fn the_serve_command_prints_its_url_and_serves() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .args(["serve", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("stackfish runs");
+    let mut line = String::new();
+    let stdout = child.stdout.take().expect("stdout");
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("a line");
+    let port = line
+        .strip_prefix("stackfish: play at http://127.0.0.1:")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse::<u16>().ok());
+    let reply = port.map(|p| get(SocketAddr::from(([127, 0, 0, 1], p)), "/api/state"));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(port.is_some_and(|p| p != 0), "{line:?}");
+    assert_eq!(reply.expect("asked").json()["fen"], START);
+}
+
+#[test]
+fn serve_exits_2_when_the_port_is_taken() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = taken.local_addr().expect("addr").port().to_string();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .args(["serve", "--port", &port])
+        .output()
+        .expect("stackfish runs");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!("error: cannot listen on 127.0.0.1:{port}")),
+        "{stderr}"
+    );
+}
