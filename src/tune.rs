@@ -1,7 +1,9 @@
 //! Texel tuning of the Mixtour evaluation: fit the weights of
 //! `game::mixtour::eval` to the results of recorded games by minimising the
 //! squared error between the game result and sigmoid(K * eval), over quiet
-//! positions (no tower can be completed on the move).
+//! positions: the side to move cannot complete a tower for itself. (A tower
+//! the opponent tops can still be on the board: anyone may move any stack,
+//! so "no tower move at all" would also drop every position with a threat.)
 //!
 //! Input: the arena's JSON-lines records. Output: the fitted weights as a
 //! Rust array for `eval.rs`, with the error before and after.
@@ -82,7 +84,14 @@ fn game_samples(line: &str) -> Option<Vec<Sample>> {
 fn is_quiet(pos: &Mixtour, buffer: &mut Vec<crate::game::mixtour::Move>) -> bool {
     buffer.clear();
     pos.generate_moves(buffer);
-    !buffer.iter().any(|&m| pos.is_noisy(m))
+    let us = pos.side_to_move();
+    !buffer.iter().any(|&m| {
+        pos.is_noisy(m) && {
+            let mut child = *pos;
+            child.play(m);
+            child.score(us) > pos.score(us)
+        }
+    })
 }
 
 fn sigmoid(x: f64) -> f64 {
