@@ -8,4 +8,5 @@
 //! assert_eq!(perft(&start, 2), 600);
 //! ```
 
+pub mod arena;
 pub mod game;
