@@ -87,6 +87,7 @@ fn main() {
     let mut pos = new_game(&game_name).expect("mixtour exists");
     let mut gos = 0u32;
     let mut pings_dead = false;
+    let mut pending: Option<String> = None;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     if fault == "silent" {
@@ -160,12 +161,21 @@ fn main() {
                     "info depth 1 score cp 0 nodes {} pv {mv}",
                     legal.len()
                 ));
+                if tokens.contains(&"infinite") {
+                    // Answered on `stop`, as the protocol says.
+                    pending = Some(mv);
+                    continue;
+                }
                 say(&format!("bestmove {mv}"));
                 if now && fault == "exit" {
                     std::process::exit(0);
                 }
             }
-            Some("stop") => {}
+            Some("stop") => {
+                if let Some(mv) = pending.take() {
+                    say(&format!("bestmove {mv}"));
+                }
+            }
             Some("query") => {
                 let outcome = pos.outcome();
                 let answer = match tokens.get(1).copied() {
