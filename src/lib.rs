@@ -9,4 +9,7 @@
 //! ```
 
 pub mod arena;
+pub mod engine;
 pub mod game;
+pub mod protocol;
+pub mod search;

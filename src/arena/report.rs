@@ -1,280 +1,649 @@
-//! Results per engine pair (W/D/L, pentanomial pairs, Elo with a 95%
-//! interval), the results table and the JSON summary. A small stand-in for
-//! the statistics module: the formulas are those of `arena-notes.md`.
+//! Result tables as plain text and a self-contained HTML/SVG report; pure string building.
+//!
+//! The text layout follows the blocks fastchess and Ordo print, because people and scripts
+//! already read those: one row per engine or pair, Elo with "±" half-width, LOS and pentanomial.
 
-use serde::Serialize;
-use std::collections::BTreeMap;
+use super::ratings::{CrossTable, Ratings};
+use super::stats::{EloEstimate, MatchCounts, SprtConfig, SprtStatus, SprtVerdict};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
 
-use super::record::GameRecord;
-use crate::game::GameResult;
-
-/// Two-sided 95% normal quantile.
-const Z95: f64 = 1.959_963_984_540_054;
-
-/// Results of engine `a` (the earlier in the config: the candidate) against `b`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct PairStats {
-    pub engine: String,
-    pub opponent: String,
-    pub games: u32,
-    pub wins: u32,
-    pub draws: u32,
-    pub losses: u32,
-    /// Points of `engine` per game, 0..1.
-    pub score: f64,
-    /// `None` while the score is 0 or 1 (Elo is infinite there).
-    pub elo: Option<f64>,
-    /// Half-width of the 95% interval, when it is finite.
-    pub elo_error: Option<f64>,
-    /// Pairs of games on one opening by points of `engine`: [0, 1/2, 1, 3/2, 2].
-    pub pentanomial: [u32; 5],
+/// Everything printed about one pairing, from the first engine's side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairReport {
+    pub first: String,
+    pub second: String,
+    pub counts: MatchCounts,
+    /// `None` before the first game.
+    pub estimate: Option<EloEstimate>,
+    /// `None` when the match runs without SPRT.
+    pub sprt: Option<SprtStatus>,
 }
 
-/// One game in the summary, keys as the issue asks.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct GameSummary {
-    pub game: u32,
-    pub round: u32,
-    pub player1: String,
-    pub player2: String,
-    pub result: String,
-    pub termination: String,
-    pub plies: usize,
-}
-
-/// The `--json` summary file.
-#[derive(Clone, Debug, Serialize)]
-pub struct Summary {
-    pub event: String,
-    pub variant: String,
-    pub engines: Vec<String>,
-    /// Games the schedule holds, and games recorded (fewer when interrupted).
-    pub scheduled: u32,
-    pub finished: u32,
-    pub interrupted: bool,
-    pub games: Vec<GameSummary>,
-    pub pairs: Vec<PairStats>,
-}
-
-/// Tallies every engine pair `(i, j)`, `i < j`, from `i`'s side.
-pub fn pair_stats(engines: &[String], records: &[GameRecord]) -> Vec<PairStats> {
-    let mut out = Vec::new();
-    for i in 0..engines.len() {
-        for j in i + 1..engines.len() {
-            out.push(stats_for(&engines[i], &engines[j], records));
+impl PairReport {
+    pub fn new(
+        first: impl Into<String>,
+        second: impl Into<String>,
+        counts: MatchCounts,
+        sprt: Option<&SprtConfig>,
+    ) -> Self {
+        PairReport {
+            first: first.into(),
+            second: second.into(),
+            counts,
+            estimate: counts.estimate(),
+            sprt: sprt.map(|s| counts.sprt_status(s)),
         }
     }
-    out
 }
 
-fn points_for(name: &str, r: &GameRecord) -> Option<f64> {
-    let res = r.game_result()?;
-    let p1 = match res {
-        GameResult::P1Win => 1.0,
-        GameResult::P2Win => 0.0,
-        GameResult::Draw => 0.5,
-    };
-    if r.player1 == name {
-        Some(p1)
-    } else if r.player2 == name {
-        Some(1.0 - p1)
-    } else {
-        None
+/// One sample of a match's progress for the charts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProgressPoint {
+    pub games: u64,
+    pub elo: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub llr: Option<f64>,
+}
+
+impl ProgressPoint {
+    /// The current point of a match; `None` before the first game.
+    pub fn from_counts(counts: &MatchCounts, sprt: Option<&SprtConfig>) -> Option<Self> {
+        let e = counts.estimate()?;
+        Some(ProgressPoint {
+            games: counts.trinomial.games(),
+            elo: e.elo,
+            lower: e.lower,
+            upper: e.upper,
+            llr: sprt.map(|s| counts.llr(s)),
+        })
     }
 }
 
-pub fn stats_for(a: &str, b: &str, records: &[GameRecord]) -> PairStats {
-    let mut s = PairStats {
-        engine: a.to_string(),
-        opponent: b.to_string(),
-        ..Default::default()
-    };
-    let mut by_round: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
-    for r in records {
-        let players = (r.player1.as_str(), r.player2.as_str());
-        if players != (a, b) && players != (b, a) {
-            continue;
+/// Inputs of the HTML report; every part is optional except the title.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HtmlReport<'a> {
+    pub title: &'a str,
+    /// In order of games; points with a non-finite Elo or bound are skipped, a non-finite LLR
+    /// is treated as absent.
+    pub progress: &'a [ProgressPoint],
+    /// Draws the LLR bounds and names the hypotheses.
+    pub sprt: Option<SprtConfig>,
+    pub pairs: &'a [PairReport],
+    pub ratings: Option<&'a Ratings>,
+    pub cross: Option<&'a CrossTable>,
+}
+
+/// A table as strings, rendered either as aligned text or as HTML.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// Per column: text columns are left-aligned, numbers right-aligned.
+    left: Vec<bool>,
+}
+
+impl Table {
+    fn new(columns: &[(&str, bool)]) -> Self {
+        Table {
+            header: columns.iter().map(|(h, _)| h.to_string()).collect(),
+            rows: Vec::new(),
+            left: columns.iter().map(|&(_, l)| l).collect(),
         }
-        let Some(p) = points_for(a, r) else { continue };
-        s.games += 1;
-        match p {
-            x if x > 0.75 => s.wins += 1,
-            x if x < 0.25 => s.losses += 1,
-            _ => s.draws += 1,
-        }
-        by_round.entry(r.round).or_default().push(p);
     }
-    let mut complete_pairs = 0;
-    for pts in by_round.values() {
-        if pts.len() == 2 {
-            let idx = ((pts[0] + pts[1]) * 2.0).round() as usize;
-            s.pentanomial[idx.min(4)] += 1;
-            complete_pairs += 2;
+
+    fn text(&self) -> String {
+        let widths: Vec<usize> = (0..self.header.len())
+            .map(|c| {
+                std::iter::once(&self.header)
+                    .chain(&self.rows)
+                    .map(|row| row.get(c).map_or(0, |s| s.chars().count()))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::new();
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .zip(&self.left)
+                .map(|((cell, &w), &left)| {
+                    if left {
+                        format!("{cell:<w$}")
+                    } else {
+                        format!("{cell:>w$}")
+                    }
+                })
+                .collect();
+            out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
         }
+        out
     }
-    if s.games > 0 {
-        s.score = (s.wins as f64 + 0.5 * s.draws as f64) / s.games as f64;
-        let (mu, var, n) = if complete_pairs == s.games && s.games > 0 {
-            // Pentanomial: per-pair scores 0, 1/4, ..., 1; variance per pair.
-            let n: u32 = s.pentanomial.iter().sum();
-            moments(&s.pentanomial, &[0.0, 0.25, 0.5, 0.75, 1.0], n)
-        } else {
-            moments(&[s.losses, s.draws, s.wins], &[0.0, 0.5, 1.0], s.games)
-        };
-        s.elo = elo(mu);
-        if s.elo.is_some() {
-            let dev = Z95 * (var / n as f64).sqrt();
-            if let (Some(lo), Some(hi)) = (elo(mu - dev), elo(mu + dev)) {
-                s.elo_error = Some((hi - lo) / 2.0);
+
+    fn html(&self) -> String {
+        let mut out = String::from("<table>\n<tr>");
+        for h in &self.header {
+            let _ = write!(out, "<th>{}</th>", escape(h));
+        }
+        out.push_str("</tr>\n");
+        for row in &self.rows {
+            out.push_str("<tr>");
+            for (cell, &left) in row.iter().zip(&self.left) {
+                let class = if left { "" } else { " class=\"num\"" };
+                let _ = write!(out, "<td{class}>{}</td>", escape(cell));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table>\n");
+        out
+    }
+}
+
+fn percent(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+fn rating_table(ratings: &Ratings) -> Table {
+    let mut table = Table::new(&[
+        ("Rank", false),
+        ("Name", true),
+        ("Elo", false),
+        ("±", false),
+        ("Games", false),
+        ("Score", false),
+        ("Draw", false),
+    ]);
+    for (rank, &i) in ratings.ranking().iter().enumerate() {
+        let row = &ratings.rows[i];
+        table.rows.push(vec![
+            (rank + 1).to_string(),
+            row.name.clone(),
+            format!("{:.1}", row.rating),
+            row.error
+                .map_or_else(|| "-".to_string(), |e| format!("{e:.1}")),
+            row.record.games().to_string(),
+            percent(row.record.score()),
+            percent(row.record.draw_ratio()),
+        ]);
+    }
+    table
+}
+
+fn cross_table(cross: &CrossTable) -> Table {
+    let n = cross.names.len();
+    let numbers: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+    let mut columns: Vec<(&str, bool)> = vec![("#", false), ("Name", true)];
+    columns.extend(numbers.iter().map(|s| (s.as_str(), true)));
+    columns.push(("Total", false));
+    let mut table = Table::new(&columns);
+    for (i, name) in cross.names.iter().enumerate() {
+        let mut row = vec![(i + 1).to_string(), name.clone()];
+        let mut total = super::stats::Trinomial::default();
+        for (j, cell) in cross.cells[i].iter().enumerate() {
+            row.push(if i == j {
+                String::new()
+            } else if cell.games() == 0 {
+                "-".to_string()
+            } else {
+                format!("{cell} {}/{}", cell.points(), cell.games())
+            });
+            total = super::stats::Trinomial::new(
+                total.wins + cell.wins,
+                total.draws + cell.draws,
+                total.losses + cell.losses,
+            );
+        }
+        row.push(format!("{}/{}", total.points(), total.games()));
+        table.rows.push(row);
+    }
+    table
+}
+
+fn pair_table(pairs: &[PairReport]) -> Table {
+    let with_sprt = pairs.iter().any(|p| p.sprt.is_some());
+    let mut columns = vec![
+        ("Engine", true),
+        ("Opponent", true),
+        ("Games", false),
+        ("W-D-L", false),
+        ("Score", false),
+        ("Elo", false),
+        ("±", false),
+        ("nElo", false),
+        ("LOS", false),
+        ("Draw", false),
+        ("Pentanomial", false),
+    ];
+    if with_sprt {
+        columns.extend([("LLR", false), ("Bounds", false), ("SPRT", true)]);
+    }
+    let mut table = Table::new(&columns);
+    for p in pairs {
+        let tri = p.counts.trinomial;
+        let e = p.estimate;
+        let mut row = vec![
+            p.first.clone(),
+            p.second.clone(),
+            tri.games().to_string(),
+            tri.to_string(),
+            percent(tri.score()),
+            e.map_or_else(|| "-".to_string(), |e| format!("{:+.1}", e.elo)),
+            e.map_or_else(|| "-".to_string(), |e| format!("{:.1}", e.error())),
+            e.and_then(|e| e.nelo)
+                .map_or_else(|| "-".to_string(), |n| format!("{n:+.1}")),
+            e.map_or_else(|| "-".to_string(), |e| percent(Some(e.los))),
+            percent(tri.draw_ratio()),
+            p.counts.pentanomial.to_string(),
+        ];
+        if with_sprt {
+            match p.sprt {
+                Some(s) => row.extend([
+                    format!("{:.2}", s.llr),
+                    format!("({:.2}, {:.2})", s.lower, s.upper),
+                    verdict_text(s.verdict).to_string(),
+                ]),
+                None => row.extend(["-", "-", "-"].map(String::from)),
             }
         }
+        table.rows.push(row);
     }
-    s
+    table
 }
 
-fn moments(counts: &[u32], scores: &[f64], n: u32) -> (f64, f64, u32) {
-    let nf = n.max(1) as f64;
-    let mu: f64 = counts
-        .iter()
-        .zip(scores)
-        .map(|(&c, &a)| c as f64 / nf * a)
-        .sum();
-    let var: f64 = counts
-        .iter()
-        .zip(scores)
-        .map(|(&c, &a)| c as f64 / nf * (a - mu).powi(2))
-        .sum();
-    (mu, var, n.max(1))
-}
-
-/// Elo difference of a score 0..1; `None` at 0 and 1.
-pub fn elo(score: f64) -> Option<f64> {
-    if score <= 0.0 || score >= 1.0 || !score.is_finite() {
-        return None;
-    }
-    Some(-400.0 * (1.0 / score - 1.0).log10())
-}
-
-pub fn fmt_elo(s: &PairStats) -> String {
-    match (s.elo, s.elo_error) {
-        (Some(e), Some(err)) => format!("{e:+.1} +/- {err:.1}"),
-        (Some(e), None) => format!("{e:+.1} +/- inf"),
-        (None, _) if s.games == 0 => "-".into(),
-        (None, _) if s.score >= 1.0 => "+inf".into(),
-        (None, _) => "-inf".into(),
+fn verdict_text(v: SprtVerdict) -> &'static str {
+    match v {
+        SprtVerdict::H0Accepted => "H0 accepted",
+        SprtVerdict::H1Accepted => "H1 accepted",
+        SprtVerdict::Continue => "continue",
     }
 }
 
-/// The results table: one block per engine pair, fastchess-like.
-pub fn results_table(pairs: &[PairStats]) -> String {
+/// Rating list, best first: rank, name, Elo, 95% half-width ("-" when none exists), games,
+/// score and draw ratio.
+pub fn format_rating_table(ratings: &Ratings) -> String {
+    rating_table(ratings).text()
+}
+
+/// Cross table in name-list order; column k is player k. Each cell is the row player's
+/// `W-D-L points/games` against the column player, "-" for pairs that never played.
+pub fn format_cross_table(cross: &CrossTable) -> String {
+    cross_table(cross).text()
+}
+
+/// One row per pairing: games, W-D-L, score, Elo ± half-width, nElo, LOS, draw ratio,
+/// pentanomial and, when any pair runs an SPRT, LLR with its bounds and verdict. Undefined
+/// values (no games yet, nElo of identical results) print as "-".
+pub fn format_pair_table(pairs: &[PairReport]) -> String {
+    pair_table(pairs).text()
+}
+
+/// The HTML document: inline CSS and SVG, no scripts and no external assets, so it can be
+/// archived or mailed as one file. Charts are omitted (with a note) when there is nothing to
+/// draw; the LLR chart appears when some point carries an LLR.
+pub fn render_html(report: &HtmlReport<'_>) -> String {
     let mut out = String::new();
-    for s in pairs {
-        out.push_str(&format!(
-            "Results of {} vs {} ({} games):\n",
-            s.engine, s.opponent, s.games
-        ));
-        out.push_str(&format!("Elo: {}\n", fmt_elo(s)));
-        out.push_str(&format!(
-            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({:.2} %)\n",
-            s.games,
-            s.wins,
-            s.losses,
-            s.draws,
-            s.wins as f64 + s.draws as f64 / 2.0,
-            s.score * 100.0
-        ));
-        let p = s.pentanomial;
-        out.push_str(&format!(
-            "Ptnml(0-2): [{}, {}, {}, {}, {}]\n",
-            p[0], p[1], p[2], p[3], p[4]
-        ));
+    let title = escape(report.title);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n\
+         <style>\nbody {{ font-family: sans-serif; margin: 2em; color: #222; }}\n\
+         table {{ border-collapse: collapse; margin: 1em 0; }}\n\
+         th, td {{ border: 1px solid #ccc; padding: 0.2em 0.6em; }}\n\
+         td.num {{ text-align: right; font-variant-numeric: tabular-nums; }}\n\
+         svg {{ display: block; margin: 1em 0; }}\n</style>\n</head>\n<body>\n<h1>{title}</h1>\n"
+    );
+    if let Some(s) = report.sprt {
+        let _ = writeln!(
+            out,
+            "<p>SPRT: H0 nElo = {:.2}, H1 nElo = {:.2}, alpha = {}, beta = {}; bounds ({:.3}, {:.3}).</p>",
+            s.elo0(),
+            s.elo1(),
+            s.alpha(),
+            s.beta(),
+            s.lower_bound(),
+            s.upper_bound()
+        );
     }
+
+    let points: Vec<ProgressPoint> = report
+        .progress
+        .iter()
+        .filter(|p| p.elo.is_finite() && p.lower.is_finite() && p.upper.is_finite())
+        .map(|p| ProgressPoint {
+            llr: p.llr.filter(|l| l.is_finite()),
+            ..*p
+        })
+        .collect();
+    out.push_str("<h2>Elo over games</h2>\n");
+    if points.is_empty() {
+        out.push_str("<p>No games yet.</p>\n");
+    } else {
+        let band: Vec<(f64, f64, f64)> = points
+            .iter()
+            .map(|p| (p.games as f64, p.lower, p.upper))
+            .collect();
+        let line: Vec<(f64, f64)> = points.iter().map(|p| (p.games as f64, p.elo)).collect();
+        out.push_str(&chart("Elo", &line, Some(&band), &[(0.0, "#888")]));
+    }
+    let llr: Vec<(f64, f64)> = points
+        .iter()
+        .filter_map(|p| p.llr.map(|l| (p.games as f64, l)))
+        .collect();
+    if !llr.is_empty() {
+        out.push_str("<h2>LLR over games</h2>\n");
+        let bounds: Vec<(f64, &str)> = report
+            .sprt
+            .map(|s| vec![(s.lower_bound(), "#c33"), (s.upper_bound(), "#393")])
+            .unwrap_or_default();
+        out.push_str(&chart("LLR", &llr, None, &bounds));
+    }
+
+    if !report.pairs.is_empty() {
+        out.push_str("<h2>Results</h2>\n");
+        out.push_str(&pair_table(report.pairs).html());
+    }
+    if let Some(r) = report.ratings {
+        out.push_str("<h2>Ratings</h2>\n");
+        out.push_str(&rating_table(r).html());
+    }
+    if let Some(c) = report.cross {
+        out.push_str("<h2>Cross table</h2>\n");
+        out.push_str(&cross_table(c).html());
+    }
+    out.push_str("</body>\n</html>\n");
     out
 }
 
-pub fn summarize_games(records: &[GameRecord]) -> Vec<GameSummary> {
-    let mut v: Vec<GameSummary> = records
+/// Chart size in SVG user units, and the margin kept for tick labels.
+const CHART_WIDTH: f64 = 720.0;
+const CHART_HEIGHT: f64 = 280.0;
+const CHART_MARGIN: f64 = 50.0;
+/// Ticks per axis; five lines are enough to read values without clutter.
+const CHART_TICKS: usize = 5;
+
+/// A line chart of `line`, with an optional (x, low, high) band behind it and horizontal
+/// reference lines (value, colour). All inputs are finite and `line` is not empty.
+fn chart(
+    label: &str,
+    line: &[(f64, f64)],
+    band: Option<&[(f64, f64, f64)]>,
+    references: &[(f64, &str)],
+) -> String {
+    let xs = line.iter().map(|p| p.0);
+    let (mut x_min, mut x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    let mut ys: Vec<f64> = line.iter().map(|p| p.1).collect();
+    if let Some(band) = band {
+        ys.extend(band.iter().flat_map(|b| [b.1, b.2]));
+    }
+    ys.extend(references.iter().map(|r| r.0));
+    let (mut y_min, mut y_max) = ys
         .iter()
-        .map(|r| GameSummary {
-            game: r.game,
-            round: r.round,
-            player1: r.player1.clone(),
-            player2: r.player2.clone(),
-            result: r.result.clone(),
-            termination: r.termination.clone(),
-            plies: r.moves.len(),
-        })
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &y| {
+            (a.min(y), b.max(y))
+        });
+    // A single point or a flat series still needs a non-empty range to scale.
+    if x_max - x_min <= 0.0 {
+        x_min -= 1.0;
+        x_max += 1.0;
+    }
+    if y_max - y_min <= 0.0 {
+        y_min -= 1.0;
+        y_max += 1.0;
+    }
+    let pad = 0.05 * (y_max - y_min);
+    let (y_min, y_max) = (y_min - pad, y_max + pad);
+    let plot_w = CHART_WIDTH - 2.0 * CHART_MARGIN;
+    let plot_h = CHART_HEIGHT - 2.0 * CHART_MARGIN;
+    let sx = |x: f64| CHART_MARGIN + (x - x_min) / (x_max - x_min) * plot_w;
+    let sy = |y: f64| CHART_MARGIN + (y_max - y) / (y_max - y_min) * plot_h;
+
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{CHART_WIDTH}\" height=\"{CHART_HEIGHT}\" \
+         viewBox=\"0 0 {CHART_WIDTH} {CHART_HEIGHT}\" role=\"img\" aria-label=\"{} over games\">",
+        escape(label)
+    );
+    let _ = writeln!(
+        svg,
+        "<rect x=\"{CHART_MARGIN}\" y=\"{CHART_MARGIN}\" width=\"{plot_w}\" height=\"{plot_h}\" \
+         fill=\"none\" stroke=\"#999\"/>"
+    );
+    for k in 0..=CHART_TICKS {
+        let f = k as f64 / CHART_TICKS as f64;
+        let y = y_min + f * (y_max - y_min);
+        let x = x_min + f * (x_max - x_min);
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{y:.1}</text>",
+            CHART_MARGIN - 4.0,
+            sy(y) + 4.0
+        );
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{x:.0}</text>",
+            sx(x),
+            CHART_HEIGHT - CHART_MARGIN + 16.0
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">games</text>",
+        CHART_MARGIN + plot_w / 2.0,
+        CHART_HEIGHT - 8.0
+    );
+    let _ = writeln!(
+        svg,
+        "<text x=\"12\" y=\"{:.1}\" font-size=\"12\" transform=\"rotate(-90 12 {:.1})\" \
+         text-anchor=\"middle\">{}</text>",
+        CHART_HEIGHT / 2.0,
+        CHART_HEIGHT / 2.0,
+        escape(label)
+    );
+    if let Some(band) = band {
+        let upper = band.iter().map(|b| (b.0, b.2));
+        let lower = band.iter().rev().map(|b| (b.0, b.1));
+        let outline: Vec<String> = upper
+            .chain(lower)
+            .map(|(x, y)| format!("{:.1},{:.1}", sx(x), sy(y)))
+            .collect();
+        let _ = writeln!(
+            svg,
+            "<polygon points=\"{}\" fill=\"#9bc\" fill-opacity=\"0.4\" stroke=\"none\"/>",
+            outline.join(" ")
+        );
+    }
+    for &(value, colour) in references {
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{colour}\" \
+             stroke-dasharray=\"6 4\"/>",
+            CHART_MARGIN,
+            CHART_MARGIN + plot_w,
+            y = sy(value)
+        );
+    }
+    let path: Vec<String> = line
+        .iter()
+        .map(|&(x, y)| format!("{:.1},{:.1}", sx(x), sy(y)))
         .collect();
-    v.sort_by_key(|g| g.game);
-    v
+    let _ = writeln!(
+        svg,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#036\" stroke-width=\"1.5\"/>",
+        path.join(" ")
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Escapes text for HTML element content and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arena::ratings::{compute_ratings, Anchor, GameRecord};
+    use crate::arena::stats::{GameResult, Pentanomial, Trinomial};
 
-    fn rec(round: u32, p1: &str, p2: &str, result: &str) -> GameRecord {
-        GameRecord {
-            game: 0,
-            round,
-            opening: 0,
-            event: String::new(),
-            date: String::new(),
-            variant: "mixtour".into(),
-            player1: p1.into(),
-            player2: p2.into(),
-            fen: String::new(),
-            moves: vec![],
-            result: result.into(),
-            termination: String::new(),
-            time_control: String::new(),
-            duration_ms: 0,
+    fn counts(tri: Trinomial, penta: [u64; 5]) -> MatchCounts {
+        MatchCounts {
+            trinomial: tri,
+            pentanomial: Pentanomial::new(penta),
         }
     }
 
     #[test]
-    fn wdl_and_pentanomial_from_a_side() {
-        let r = vec![
-            rec(1, "A", "B", "1-0"),
-            rec(1, "B", "A", "1-0"),
-            rec(2, "A", "B", "1/2-1/2"),
-            rec(2, "B", "A", "0-1"),
-            rec(3, "A", "B", "1-0"),
-        ];
-        let s = stats_for("A", "B", &r);
-        assert_eq!((s.games, s.wins, s.draws, s.losses), (5, 3, 1, 1));
-        assert_eq!(s.pentanomial, [0, 0, 1, 1, 0]);
-        assert!((s.score - 0.7).abs() < 1e-12);
-        assert!((s.elo.unwrap() - 147.19).abs() < 0.01);
-        // The upper end of the interval passes a score of 1: no finite width.
-        assert_eq!(fmt_elo(&s), "+147.2 +/- inf");
-        let mut many = Vec::new();
-        for round in 0..50 {
-            many.push(rec(round, "A", "B", "1-0"));
-            many.push(rec(
-                round,
-                "B",
-                "A",
-                if round % 2 == 0 { "1-0" } else { "1/2-1/2" },
-            ));
-        }
-        let s = stats_for("A", "B", &many);
-        assert_eq!(s.pentanomial, [0, 0, 25, 25, 0]);
-        let err = s.elo_error.unwrap();
-        assert!(err > 10.0 && err < 60.0, "{err}");
-    }
-
-    #[test]
-    fn elo_values() {
-        assert_eq!(elo(0.5), Some(0.0));
-        assert!((elo(0.75).unwrap() - 190.85).abs() < 0.01);
-        assert_eq!(elo(1.0), None);
-        let all_wins = stats_for(
-            "A",
-            "B",
-            &[rec(1, "A", "B", "1-0"), rec(1, "B", "A", "0-1")],
+    fn pair_table_shows_the_hand_computed_numbers() {
+        // Pairs [0, 1, 1, 2, 0] = games 4-3-1: Elo 43.66 with interval (-100.44, 205.66), so
+        // "±" is 153.05; nElo 74.07; LOS 72.7% (see the stats tests for the derivation).
+        let sprt = SprtConfig::new(0.0, 2.0, 0.05, 0.05).unwrap();
+        let pair = PairReport::new(
+            "new",
+            "base",
+            counts(Trinomial::new(4, 3, 1), [0, 1, 1, 2, 0]),
+            Some(&sprt),
         );
-        assert_eq!(fmt_elo(&all_wins), "+inf");
-        assert_eq!(all_wins.pentanomial, [0, 0, 0, 0, 1]);
+        let text = format_pair_table(&[pair]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        for expected in [
+            "new",
+            "base",
+            "4-3-1",
+            "68.8%",
+            "+43.7",
+            "153.0",
+            "+74.1",
+            "72.7%",
+            "37.5%",
+            "[0, 1, 1, 2, 0]",
+            "(-2.94, 2.94)",
+            "continue",
+        ] {
+            assert!(
+                lines[1].contains(expected),
+                "{expected} missing in {}",
+                lines[1]
+            );
+        }
+        assert!(lines[0].starts_with("Engine") && lines[0].contains("LLR"));
+    }
+
+    #[test]
+    fn pair_table_without_games_or_sprt() {
+        let text = format_pair_table(&[PairReport::new("a", "b", MatchCounts::default(), None)]);
+        assert!(!text.contains("LLR"));
+        assert!(!text.contains("NaN") && !text.contains("inf"));
+        assert_eq!(format_pair_table(&[]).lines().count(), 1);
+    }
+
+    #[test]
+    fn rating_and_cross_tables() {
+        let names: Vec<String> = ["alpha", "beta"].map(String::from).to_vec();
+        let games: Vec<GameRecord> = [GameResult::Win, GameResult::Win, GameResult::Loss]
+            .into_iter()
+            .chain([GameResult::Win])
+            .map(|result| GameRecord {
+                first: 0,
+                second: 1,
+                result,
+            })
+            .collect();
+        let ratings = compute_ratings(&names, &games, Anchor::Average(0.0)).unwrap();
+        let text = format_rating_table(&ratings);
+        // 3-1: ±95.4 around the mean, 95% half-width 196.6 (derived in the ratings tests).
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].contains("alpha") && lines[1].contains("95.4"));
+        assert!(lines[1].contains("196.6") && lines[1].contains("75.0%"));
+        assert!(lines[2].contains("beta") && lines[2].contains("-95.4"));
+
+        let cross = CrossTable::new(&names, &games).unwrap();
+        let text = format_cross_table(&cross);
+        assert!(text.contains("3-0-1 3/4"), "{text}");
+        assert!(text.contains("1-0-3 1/4"), "{text}");
+    }
+
+    #[test]
+    fn html_is_self_contained_and_escaped() {
+        let sprt = SprtConfig::new(0.0, 2.0, 0.05, 0.05).unwrap();
+        let mut m = MatchCounts::default();
+        let mut progress = Vec::new();
+        for (a, b) in [
+            (GameResult::Win, GameResult::Draw),
+            (GameResult::Loss, GameResult::Win),
+            (GameResult::Draw, GameResult::Draw),
+        ] {
+            m.add_pair(a, b);
+            progress.extend(ProgressPoint::from_counts(&m, Some(&sprt)));
+        }
+        progress.push(ProgressPoint {
+            games: 7,
+            elo: f64::NAN,
+            lower: 0.0,
+            upper: 0.0,
+            llr: None,
+        });
+        let pairs = [PairReport::new("<b>new</b>", "base & co", m, Some(&sprt))];
+        let html = render_html(&HtmlReport {
+            title: "new vs base",
+            progress: &progress,
+            sprt: Some(sprt),
+            pairs: &pairs,
+            ..HtmlReport::default()
+        });
+        assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
+        assert_eq!(html.matches("<svg").count(), 2, "Elo and LLR charts");
+        assert!(html.contains("<polygon"), "the interval band");
+        assert!(html.contains("&lt;b&gt;new&lt;/b&gt;") && html.contains("base &amp; co"));
+        assert!(!html.contains("<b>new"));
+        for banned in ["<script", "src=", "href=", "url(", "NaN", "inf"] {
+            assert!(!html.contains(banned), "{banned}");
+        }
+        // The only URLs are the SVG namespace names, which are never fetched.
+        assert_eq!(html.matches("http").count(), html.matches("<svg").count());
+        // Both SPRT bounds drawn as reference lines.
+        assert_eq!(html.matches("stroke-dasharray").count(), 3);
+    }
+
+    #[test]
+    fn html_without_data() {
+        let html = render_html(&HtmlReport {
+            title: "empty",
+            ..HtmlReport::default()
+        });
+        assert!(html.contains("No games yet."));
+        assert!(!html.contains("<svg"));
+        // A single point still scales without dividing by zero.
+        let one = [ProgressPoint {
+            games: 2,
+            elo: 0.0,
+            lower: 0.0,
+            upper: 0.0,
+            llr: Some(0.0),
+        }];
+        let html = render_html(&HtmlReport {
+            title: "one",
+            progress: &one,
+            ..HtmlReport::default()
+        });
+        assert_eq!(html.matches("<svg").count(), 2);
+        assert!(!html.contains("NaN") && !html.contains("inf"));
     }
 }

@@ -13,7 +13,8 @@ use super::engine::{spawn_process, Engine, Logger, SearchError, Spawner, StartEr
 use super::openings::{self, Opening};
 use super::record::{read_jsonl, GameRecord, Sinks};
 use super::referee::{forfeit_record, play_game, GameSetup};
-use super::report::{fmt_elo, pair_stats, results_table, stats_for, summarize_games, Summary};
+use super::report::format_pair_table;
+use super::results::{fmt_elo, pair_reports, pair_stats, stats_for, summarize_games, Summary};
 use super::schedule::{schedule, Scheduled};
 use super::transport::INTERRUPTED;
 use super::ArenaError;
@@ -159,7 +160,11 @@ pub fn run_match_with(
             total
         );
     }
-    let _ = write!(out, "{}", results_table(&pairs));
+    let _ = write!(
+        out,
+        "{}",
+        format_pair_table(&pair_reports(&names, &shared.records))
+    );
     let summary = Summary {
         event: cfg.event.clone(),
         variant: cfg.game.clone(),
@@ -352,8 +357,8 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         // The full table follows at the end anyway.
         if interval > 0 && done.is_multiple_of(interval) && done < ctx.total {
             let _ = writeln!(s.out, "Progress: {status}");
-            let pairs = pair_stats(ctx.names, &s.records);
-            let _ = write!(s.out, "{}", results_table(&pairs));
+            let table = format_pair_table(&pair_reports(ctx.names, &s.records));
+            let _ = write!(s.out, "{table}");
         } else if done == ctx.total {
             let _ = writeln!(s.out, "Progress: {status}");
         }

@@ -31,6 +31,11 @@ enum Command {
         #[arg(long, default_value = "mixtour")]
         game: String,
     },
+    /// Search the fixed bench positions; the node count is the search's signature.
+    Bench {
+        /// Search depth (default: the standard bench depth).
+        depth: Option<i32>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -61,6 +66,18 @@ fn main() -> ExitCode {
                 }
             }
         }
-        None => ExitCode::SUCCESS,
+        Some(Command::Bench { depth }) => {
+            let depth = depth
+                .unwrap_or(stackfish::engine::BENCH_DEPTH)
+                .clamp(1, stackfish::search::MAX_DEPTH);
+            let (nodes, ms) = stackfish::engine::bench(depth, &mut |line| println!("{line}"));
+            println!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1));
+            ExitCode::SUCCESS
+        }
+        None => {
+            let stdin = std::io::stdin();
+            stackfish::protocol::run(std::io::BufReader::new(stdin), std::io::stdout());
+            ExitCode::SUCCESS
+        }
     }
 }

@@ -42,9 +42,8 @@ pub fn evaluate(pos: &Mixtour) -> i32 {
     for (side, sign) in [(us, 1), (them, -1)] {
         let tops = pos.tops(side);
         let mut material = 0;
-        for h in 1..=4 {
-            let exactly = pos.at_least(h) & !if h < 4 { pos.at_least(h + 1) } else { 0 };
-            material += TOP_BY_HEIGHT[h] * (tops & exactly).count_ones() as i32;
+        for (h, exactly) in pos.exact_heights().iter().enumerate() {
+            material += TOP_BY_HEIGHT[h + 1] * (tops & exactly).count_ones() as i32;
         }
         material += RESERVE_PIECE * pos.reserve(side) as i32;
         material += POINT * pos.score(side) as i32;

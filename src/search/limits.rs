@@ -1,0 +1,166 @@
+//! Search limits from a `go` command, and the time manager that turns clocks
+//! into a soft limit (do not start another iteration) and a hard limit (stop
+//! now). A parameter that was not sent has no influence.
+
+use std::time::{Duration, Instant};
+
+/// Without `movestogo`, plan as if this many moves remained.
+pub const DEFAULT_MOVES_TO_GO: u64 = 25;
+/// Share of the increment spent on this move, in percent.
+pub const INCREMENT_SHARE: u64 = 75;
+/// The hard limit is this many soft limits, capped by HARD_SHARE of the clock.
+pub const HARD_FACTOR: u64 = 4;
+/// At most this share of the remaining time (percent) goes into one move.
+pub const HARD_SHARE: u64 = 40;
+/// The least time a search gets, so it always finishes depth 1.
+pub const MIN_THINK_MS: u64 = 1;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Clock of the side to move and its increment, milliseconds.
+    pub time: Option<u64>,
+    pub inc: Option<u64>,
+    pub moves_to_go: Option<u64>,
+    pub move_time: Option<u64>,
+    pub depth: Option<i32>,
+    pub nodes: Option<u64>,
+    pub infinite: bool,
+}
+
+/// When to stop, computed once at the start of a search.
+#[derive(Clone, Copy, Debug)]
+pub struct Deadline {
+    pub start: Instant,
+    pub soft: Option<Duration>,
+    pub hard: Option<Duration>,
+}
+
+impl Deadline {
+    pub fn new(limits: &Limits, move_overhead_ms: u64) -> Deadline {
+        let start = Instant::now();
+        if limits.infinite {
+            return Deadline {
+                start,
+                soft: None,
+                hard: None,
+            };
+        }
+        let mut soft: Option<u64> = None;
+        let mut hard: Option<u64> = None;
+        if let Some(time) = limits.time {
+            let available = time.saturating_sub(move_overhead_ms);
+            let mtg = limits
+                .moves_to_go
+                .unwrap_or(DEFAULT_MOVES_TO_GO)
+                .clamp(1, DEFAULT_MOVES_TO_GO);
+            let inc = limits.inc.unwrap_or(0) * INCREMENT_SHARE / 100;
+            let cap = available * HARD_SHARE / 100;
+            let s = (available / mtg + inc).min(cap);
+            soft = Some(s.max(MIN_THINK_MS));
+            hard = Some((s * HARD_FACTOR).min(cap).max(MIN_THINK_MS));
+        }
+        if let Some(mt) = limits.move_time {
+            let mt = mt.saturating_sub(move_overhead_ms).max(MIN_THINK_MS);
+            soft = Some(soft.map_or(mt, |s| s.min(mt)));
+            hard = Some(hard.map_or(mt, |h| h.min(mt)));
+        }
+        Deadline {
+            start,
+            soft: soft.map(Duration::from_millis),
+            hard: hard.map(Duration::from_millis),
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn past_hard(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    pub fn past_soft(&self) -> bool {
+        self.soft.is_some_and(|s| self.elapsed() >= s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_parameter_means_no_deadline() {
+        let d = Deadline::new(
+            &Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            10,
+        );
+        assert!(d.soft.is_none() && d.hard.is_none());
+    }
+
+    #[test]
+    fn clock_limits_leave_the_overhead_and_never_exceed_the_cap() {
+        let limits = Limits {
+            time: Some(10_000),
+            inc: Some(100),
+            ..Limits::default()
+        };
+        let d = Deadline::new(&limits, 50);
+        let (soft, hard) = (
+            d.soft.unwrap().as_millis() as u64,
+            d.hard.unwrap().as_millis() as u64,
+        );
+        assert!(soft > 0 && soft <= hard);
+        assert!(hard <= (10_000 - 50) * HARD_SHARE / 100);
+        // A nearly empty clock still leaves a margin.
+        let d = Deadline::new(
+            &Limits {
+                time: Some(30),
+                ..Limits::default()
+            },
+            50,
+        );
+        assert!(d.hard.unwrap().as_millis() <= 1);
+    }
+
+    #[test]
+    fn movetime_is_a_ceiling() {
+        let d = Deadline::new(
+            &Limits {
+                move_time: Some(200),
+                ..Limits::default()
+            },
+            10,
+        );
+        assert_eq!(d.hard.unwrap().as_millis(), 190);
+        let both = Limits {
+            move_time: Some(200),
+            time: Some(1000),
+            ..Limits::default()
+        };
+        assert!(Deadline::new(&both, 0).hard.unwrap().as_millis() <= 200);
+    }
+
+    #[test]
+    fn movestogo_spends_more_when_fewer_moves_remain() {
+        let many = Deadline::new(
+            &Limits {
+                time: Some(60_000),
+                moves_to_go: Some(20),
+                ..Limits::default()
+            },
+            0,
+        );
+        let few = Deadline::new(
+            &Limits {
+                time: Some(60_000),
+                moves_to_go: Some(2),
+                ..Limits::default()
+            },
+            0,
+        );
+        assert!(few.soft.unwrap() > many.soft.unwrap());
+    }
+}

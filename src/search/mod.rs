@@ -1,0 +1,642 @@
+//! Iterative-deepening alpha-beta, generic over the rules trait: principal
+//! variation search, aspiration windows, a lockless shared transposition
+//! table, killer and history ordering, quiescence over noisy moves, and Lazy
+//! SMP. All tunables are named constants at the top.
+
+pub mod limits;
+pub mod minimax;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+
+use crate::game::{Game, GameResult, Outcome};
+pub use limits::{Deadline, Limits};
+use tt::{Bound, Tt};
+
+/// A won game at the root scores WIN; each ply of distance costs one.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this (in absolute value) are forced wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+/// Static evaluations are clamped into (-EVAL_LIMIT, EVAL_LIMIT).
+pub const EVAL_LIMIT: i32 = 20_000;
+pub const MAX_PLY: usize = 128;
+pub const MAX_DEPTH: i32 = 100;
+
+/// First aspiration half-window, in score units, from this depth on.
+const ASPIRATION_WINDOW: i32 = 30;
+const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Time and the stop flag are looked at every this many nodes.
+const CHECK_EVERY: u64 = 1024;
+/// Ordering keys: TT move, then noisy, then killers, then history.
+const ORDER_TT: i32 = 1 << 30;
+const ORDER_NOISY: i32 = 1 << 29;
+const ORDER_KILLER: [i32; 2] = [1 << 28, (1 << 28) - 1];
+const HISTORY_MAX: i32 = 1 << 20;
+
+/// A score relative to the side to move for a finished game at `ply`.
+pub fn outcome_score(result: GameResult, side: crate::game::Side, ply: usize) -> i32 {
+    match result.winner() {
+        None => 0,
+        Some(w) if w == side => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+    }
+}
+
+/// `mate <n>`: the side to move wins in n of its own moves, negative if it loses.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score > WIN_BOUND {
+        Some((WIN - score + 1) / 2)
+    } else if score < -WIN_BOUND {
+        Some(-(WIN + score) / 2)
+    } else {
+        None
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Reported after each completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: i32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    pub pv: Vec<String>,
+}
+
+impl Info {
+    /// The UCI/UGI `info` line.
+    pub fn line(&self) -> String {
+        let score = match mate_in(self.score) {
+            Some(n) => format!("mate {n}"),
+            None => format!("cp {}", self.score),
+        };
+        let nps = self.nodes * 1000 / self.time_ms.max(1);
+        format!(
+            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+            self.depth,
+            self.seldepth,
+            score,
+            self.nodes,
+            nps,
+            self.time_ms,
+            self.hashfull,
+            self.pv.join(" ")
+        )
+    }
+}
+
+/// Everything one search shares between its threads and with the caller.
+pub struct Shared {
+    pub tt: Tt,
+    /// Set from outside (`stop`, `quit`) or when a limit is reached.
+    pub stop: AtomicBool,
+    /// Set by the main thread when it is done, to end the helper threads.
+    pub abort: AtomicBool,
+    /// Nodes of the helper threads (the main thread counts its own exactly,
+    /// so a one-thread search is deterministic).
+    pub helper_nodes: AtomicU64,
+}
+
+impl Shared {
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            tt: Tt::new(hash_mb),
+            stop: AtomicBool::new(false),
+            abort: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Shared {
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Relaxed) || self.abort.load(Relaxed)
+    }
+
+    /// Clears both flags before a search.
+    pub fn arm(&self) {
+        self.stop.store(false, Relaxed);
+        self.abort.store(false, Relaxed);
+    }
+}
+
+/// Per-thread heuristics that persist across moves of one game.
+#[derive(Clone)]
+pub struct Heuristics {
+    history: Vec<i32>,
+    killers: [[u16; 2]; MAX_PLY + 1],
+}
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Heuristics {
+            history: vec![0; 2 * 65536],
+            killers: [[0; 2]; MAX_PLY + 1],
+        }
+    }
+}
+
+impl Heuristics {
+    pub fn clear(&mut self) {
+        *self = Heuristics::default();
+    }
+}
+
+/// The search of one thread.
+struct Thread<'a, G: Game> {
+    shared: &'a Shared,
+    deadline: Deadline,
+    limits: &'a Limits,
+    main: bool,
+    heur: &'a mut Heuristics,
+    /// Repetition keys of the game before the root, then of the search path.
+    keys: Vec<u64>,
+    moves: Vec<Vec<G::Move>>,
+    order_keys: Vec<Vec<i32>>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Test oracle mode: a table entry cuts off only at exactly its depth,
+    /// so the search returns the fixed-depth minimax value.
+    strict_tt: bool,
+}
+
+impl<G: Game> Thread<'_, G> {
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.main && self.nodes >= n {
+                self.stopped = true;
+                self.shared.stop.store(true, Relaxed);
+                return true;
+            }
+        }
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if !self.main {
+                self.shared.helper_nodes.fetch_add(CHECK_EVERY, Relaxed);
+            }
+            if self.shared.stopping() || (self.main && self.deadline.past_hard()) {
+                self.stopped = true;
+                self.shared.stop.store(true, Relaxed);
+            }
+        }
+        self.stopped
+    }
+
+    /// Whether the current position (last key) already occurred with the same
+    /// side to move, in the game before the root or on the search path.
+    fn is_repetition(&self) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        self.keys[..n - 1]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key)
+    }
+
+    fn order(&self, pos: &G, moves: &[G::Move], tt_move: u16, ply: usize, keys: &mut Vec<i32>) {
+        let side = pos.side_to_move().index() * 65536;
+        keys.clear();
+        keys.extend(moves.iter().map(|&m| {
+            let bits = G::move_bits(m);
+            if bits == tt_move {
+                ORDER_TT
+            } else if pos.is_noisy(m) {
+                ORDER_NOISY
+            } else if bits == self.heur.killers[ply][0] {
+                ORDER_KILLER[0]
+            } else if bits == self.heur.killers[ply][1] {
+                ORDER_KILLER[1]
+            } else {
+                self.heur.history[side + bits as usize]
+            }
+        }));
+    }
+
+    fn reward(&mut self, pos: &G, mv: G::Move, ply: usize, depth: i32, tried: &[G::Move]) {
+        if pos.is_noisy(mv) {
+            return;
+        }
+        let bits = G::move_bits(mv);
+        let killers = &mut self.heur.killers[ply];
+        if killers[0] != bits {
+            killers[1] = killers[0];
+            killers[0] = bits;
+        }
+        let side = pos.side_to_move().index() * 65536;
+        let bonus = (depth * depth).min(400);
+        let mut update = |bits: u16, delta: i32| {
+            let h = &mut self.heur.history[side + bits as usize];
+            *h += delta - *h * delta.abs() / HISTORY_MAX;
+        };
+        update(bits, bonus);
+        for &m in tried {
+            if m != mv && !pos.is_noisy(m) {
+                update(G::move_bits(m), -bonus);
+            }
+        }
+    }
+
+    fn negamax(&mut self, pos: &G, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if ply > 0 {
+            if let Outcome::Over { result, .. } = pos.outcome() {
+                return outcome_score(result, pos.side_to_move(), ply);
+            }
+            if self.is_repetition() {
+                let result = pos
+                    .repetition_outcome()
+                    .result()
+                    .unwrap_or(GameResult::Draw);
+                return outcome_score(result, pos.side_to_move(), ply);
+            }
+            // Mate distance pruning: no line from here beats a quicker win.
+            alpha = alpha.max(-(WIN - ply as i32));
+            beta = beta.min(WIN - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(pos, ply, alpha, beta);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 && self.should_stop() {
+            return 0;
+        }
+
+        let key = pos.hash();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.map_or(0, |e| e.mv);
+        if let Some(e) = tt {
+            if !pv_node && (e.depth == depth || (e.depth > depth && !self.strict_tt)) {
+                let score = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        let mut keys = std::mem::take(&mut self.order_keys[ply]);
+        self.order(pos, &moves, tt_move, ply, &mut keys);
+
+        let original_alpha = alpha;
+        let mut best = -WIN;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection sort: most moves are never looked at after a cutoff.
+            let j = (i..moves.len())
+                .max_by_key(|&j| (keys[j], std::cmp::Reverse(j)))
+                .unwrap_or(i);
+            moves.swap(i, j);
+            keys.swap(i, j);
+            let mv = moves[i];
+            let mut child = pos.clone();
+            child.play(mv);
+            self.keys.push(child.repetition_key());
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                if s > alpha && s < beta {
+                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            self.keys.pop();
+            if self.stopped {
+                self.moves[ply] = moves;
+                self.order_keys[ply] = keys;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        self.reward(pos, mv, ply, depth, &moves[..i]);
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.order_keys[ply] = keys;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let mv_bits = best_move.map_or(0, G::move_bits);
+        self.shared
+            .tt
+            .store(key, mv_bits, to_tt(best, ply), 0, depth, bound);
+        best
+    }
+
+    /// Only noisy moves (towers, captures) until the position is quiet, with
+    /// the static evaluation as the score of standing still.
+    fn quiesce(&mut self, pos: &G, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.pv[ply].clear();
+        if self.should_stop() {
+            return 0;
+        }
+        if let Outcome::Over { result, .. } = pos.outcome() {
+            return outcome_score(result, pos.side_to_move(), ply);
+        }
+        let stand = pos.evaluate().clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
+        if stand >= beta || ply >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        moves.retain(|&m| pos.is_noisy(m));
+        let mut best = stand;
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let score = -self.quiesce(&child, ply + 1, -beta, -alpha);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply].clear();
+                    head[ply].push(mv);
+                    head[ply].extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        best
+    }
+
+    /// One iteration at the root with an aspiration window around `guess`.
+    fn aspirate(&mut self, root: &G, depth: i32, guess: Option<i32>) -> i32 {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = match guess {
+            Some(g) if depth >= ASPIRATION_MIN_DEPTH && g.abs() < WIN_BOUND => {
+                (g - delta, g + delta)
+            }
+            _ => (-WIN, WIN),
+        };
+        loop {
+            let score = self.negamax(root, depth, 0, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-WIN);
+            } else if score >= beta {
+                beta = (beta + delta).min(WIN);
+            } else {
+                return score;
+            }
+            delta *= 2;
+        }
+    }
+}
+
+/// Options of one search call.
+pub struct SearchParams<'a> {
+    pub limits: &'a Limits,
+    pub move_overhead_ms: u64,
+    pub threads: usize,
+    /// See `Thread::strict_tt`; false outside tests.
+    pub strict_tt: bool,
+}
+
+/// The result of `search`.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best: M,
+    pub score: i32,
+    pub depth: i32,
+    pub pv: Vec<M>,
+    pub nodes: u64,
+}
+
+/// Searches `root` (with `history`: the repetition keys of the game up to and
+/// including the root) and returns a legal move, or `None` if there is none.
+/// The caller checks that the game is not over. `report` is called after each
+/// completed iteration of the main thread; `heuristics` has one entry per
+/// thread that may run. The stop flag in `shared` ends the search early.
+pub fn search<G: Game>(
+    root: &G,
+    history: &[u64],
+    shared: &Arc<Shared>,
+    heuristics: &mut [Heuristics],
+    params: &SearchParams,
+    report: &mut dyn FnMut(&Info),
+) -> Option<SearchResult<G::Move>> {
+    let deadline = Deadline::new(params.limits, params.move_overhead_ms);
+    shared.tt.new_search();
+    shared.helper_nodes.store(0, Relaxed);
+    let mut root_moves = Vec::new();
+    root.generate_moves(&mut root_moves);
+    let first = *root_moves.first()?;
+    let fallback = SearchResult {
+        best: first,
+        score: 0,
+        depth: 0,
+        pv: vec![first],
+        nodes: 0,
+    };
+    let threads = params.threads.max(1).min(heuristics.len());
+    let (main_heur, helper_heur) = heuristics.split_at_mut(1);
+    let mut result = fallback.clone();
+    std::thread::scope(|scope| {
+        for (i, heur) in helper_heur.iter_mut().take(threads - 1).enumerate() {
+            let limits = params.limits;
+            let shared = &**shared;
+            scope.spawn(move || {
+                let mut t = new_thread::<G>(shared, deadline, limits, false, heur, history, false);
+                // Helpers start at staggered depths so they fill the table ahead.
+                iterate(&mut t, root, 1 + (i as i32 % 2), &mut |_| {});
+            });
+        }
+        let mut t = new_thread::<G>(
+            shared,
+            deadline,
+            params.limits,
+            true,
+            &mut main_heur[0],
+            history,
+            params.strict_tt,
+        );
+        result = iterate(&mut t, root, 1, report).unwrap_or(fallback);
+        result.nodes = t.nodes;
+        shared.abort.store(true, Relaxed);
+    });
+    result.nodes += shared.helper_nodes.load(Relaxed);
+    Some(result)
+}
+
+fn new_thread<'a, G: Game>(
+    shared: &'a Shared,
+    deadline: Deadline,
+    limits: &'a Limits,
+    main: bool,
+    heur: &'a mut Heuristics,
+    history: &[u64],
+    strict_tt: bool,
+) -> Thread<'a, G> {
+    Thread {
+        shared,
+        deadline,
+        limits,
+        main,
+        heur,
+        keys: history.to_vec(),
+        moves: vec![Vec::new(); MAX_PLY + 2],
+        order_keys: vec![Vec::new(); MAX_PLY + 2],
+        pv: vec![Vec::new(); MAX_PLY + 2],
+        nodes: 0,
+        seldepth: 0,
+        stopped: false,
+        strict_tt,
+    }
+}
+
+fn iterate<G: Game>(
+    t: &mut Thread<G>,
+    root: &G,
+    first_depth: i32,
+    report: &mut dyn FnMut(&Info),
+) -> Option<SearchResult<G::Move>> {
+    let max_depth = t.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut best: Option<SearchResult<G::Move>> = None;
+    let mut depth = first_depth.min(max_depth);
+    while depth <= max_depth {
+        t.seldepth = 0;
+        let score = t.aspirate(root, depth, best.as_ref().map(|b| b.score));
+        let pv = t.pv[0].clone();
+        // An interrupted iteration is used only if it found a move at all and
+        // is not the first: the previous complete one is more trustworthy.
+        if t.stopped && best.is_some() {
+            break;
+        }
+        if let Some(&mv) = pv.first() {
+            best = Some(SearchResult {
+                best: mv,
+                score,
+                depth,
+                pv: pv.clone(),
+                nodes: t.nodes,
+            });
+            if t.main {
+                let info = Info {
+                    depth,
+                    seldepth: t.seldepth,
+                    score,
+                    nodes: t.nodes + t.shared.helper_nodes.load(Relaxed),
+                    time_ms: t.deadline.elapsed().as_millis() as u64,
+                    hashfull: t.shared.tt.hashfull(),
+                    pv: pv.iter().map(|m| m.to_string()).collect(),
+                };
+                report(&info);
+            }
+        }
+        if t.stopped || t.shared.stopping() {
+            break;
+        }
+        // A forced result is final once the search is deep enough to see it.
+        if score.abs() > WIN_BOUND && depth >= WIN - score.abs() {
+            break;
+        }
+        if t.main && t.deadline.past_soft() {
+            break;
+        }
+        depth += 1;
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Every root move with its score from a full-window search to `limits.depth`
+/// (for the weaker levels, which choose among them). Stops early, keeping the
+/// moves scored so far, when the limits or the stop flag say so.
+pub fn root_scores<G: Game>(
+    root: &G,
+    history: &[u64],
+    shared: &Arc<Shared>,
+    heuristics: &mut Heuristics,
+    limits: &Limits,
+    options: &crate::engine::Options,
+) -> Vec<(G::Move, i32)> {
+    let deadline = Deadline::new(limits, options.move_overhead_ms);
+    shared.tt.new_search();
+    let mut t = new_thread::<G>(shared, deadline, limits, true, heuristics, history, false);
+    let depth = limits.depth.unwrap_or(1).max(1);
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    let mut scored = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let mut child = root.clone();
+        child.play(mv);
+        t.keys.push(child.repetition_key());
+        let score = -t.negamax(&child, depth - 1, 1, -WIN, WIN);
+        t.keys.pop();
+        if t.stopped && !scored.is_empty() {
+            break;
+        }
+        scored.push((mv, score));
+    }
+    scored
+}

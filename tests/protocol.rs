@@ -1,0 +1,430 @@
+//! The protocol loop driven in memory: transcripts from tests/transcripts,
+//! reproducibility, isready during a search, and a fuzz of broken lines.
+//! Plus the real binary as a child process answering stop and quit.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+
+/// Input side: lines sent through a channel, read as a BufRead.
+struct ChannelReader {
+    rx: Receiver<String>,
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl Read for ChannelReader {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl BufRead for ChannelReader {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.pos >= self.buf.len() {
+            match self.rx.recv() {
+                Ok(line) => {
+                    self.buf = format!("{line}\n").into_bytes();
+                    self.pos = 0;
+                }
+                Err(_) => return Ok(&[]),
+            }
+        }
+        Ok(&self.buf[self.pos..])
+    }
+    fn consume(&mut self, n: usize) {
+        self.pos += n;
+    }
+}
+
+/// Output side: complete lines into a channel.
+struct LineSink {
+    tx: Sender<String>,
+    partial: Vec<u8>,
+}
+
+impl Write for LineSink {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        for &b in data {
+            if b == b'\n' {
+                let line = String::from_utf8_lossy(&self.partial).into_owned();
+                let _ = self.tx.send(line);
+                self.partial.clear();
+            } else {
+                self.partial.push(b);
+            }
+        }
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+struct Engine {
+    input: Option<Sender<String>>,
+    output: Receiver<String>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+const WAIT: Duration = Duration::from_secs(20);
+
+impl Engine {
+    fn start() -> Engine {
+        let (in_tx, in_rx) = channel();
+        let (out_tx, out_rx) = channel();
+        let reader = ChannelReader {
+            rx: in_rx,
+            buf: Vec::new(),
+            pos: 0,
+        };
+        let sink = LineSink {
+            tx: out_tx,
+            partial: Vec::new(),
+        };
+        let thread = std::thread::spawn(move || stackfish::protocol::run(reader, sink));
+        Engine {
+            input: Some(in_tx),
+            output: out_rx,
+            thread: Some(thread),
+        }
+    }
+
+    fn send(&self, line: &str) {
+        self.input.as_ref().unwrap().send(line.to_string()).unwrap();
+    }
+
+    fn next_line(&self) -> Option<String> {
+        match self.output.recv_timeout(WAIT) {
+            Ok(l) => Some(l),
+            Err(RecvTimeoutError::Timeout) => panic!("no output within {WAIT:?}"),
+            Err(RecvTimeoutError::Disconnected) => None,
+        }
+    }
+
+    /// Reads lines until one starts with `prefix`; returns all lines read.
+    fn until(&self, prefix: &str) -> Vec<String> {
+        let mut seen = Vec::new();
+        loop {
+            let line = self
+                .next_line()
+                .unwrap_or_else(|| panic!("ended before '{prefix}': {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        drop(self.input.take());
+        self.thread
+            .take()
+            .unwrap()
+            .join()
+            .expect("the loop ends cleanly");
+    }
+}
+
+fn run_transcript(name: &str, text: &str) {
+    let engine = Engine::start();
+    for (n, raw) in text.lines().enumerate() {
+        let at = format!("{name}:{}", n + 1);
+        if raw.starts_with('#') || raw.trim().is_empty() {
+            continue;
+        }
+        if let Some(input) = raw.strip_prefix("> ") {
+            engine.send(input);
+        } else if let Some(prefix) = raw.strip_prefix("<* ") {
+            engine.until(prefix);
+        } else if let Some(prefix) = raw.strip_prefix("<~ ") {
+            let line = engine.next_line().unwrap_or_default();
+            assert!(
+                line.starts_with(prefix),
+                "{at}: expected a line starting '{prefix}', got '{line}'"
+            );
+        } else if raw == "<" || raw.starts_with("< ") {
+            let expected = raw.get(2..).unwrap_or("");
+            let line = engine.next_line().unwrap_or_default();
+            assert_eq!(line, expected, "{at}");
+        } else {
+            panic!("{at}: not a transcript line: {raw}");
+        }
+    }
+    engine.quit();
+}
+
+#[test]
+fn transcripts() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/transcripts");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "transcripts missing in {dir:?}");
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        run_transcript(&path.file_name().unwrap().to_string_lossy(), &text);
+    }
+}
+
+/// The info lines of a search without the fields that depend on the clock.
+fn search_lines(engine: &Engine) -> Vec<String> {
+    engine
+        .until("bestmove")
+        .into_iter()
+        .map(|l| {
+            let mut out = Vec::new();
+            let mut tokens = l.split_whitespace();
+            while let Some(t) = tokens.next() {
+                if t == "time" || t == "nps" {
+                    tokens.next();
+                } else {
+                    out.push(t.to_string());
+                }
+            }
+            out.join(" ")
+        })
+        .collect()
+}
+
+#[test]
+fn the_same_go_nodes_twice_around_uginewgame_prints_the_same_lines() {
+    let engine = Engine::start();
+    let mut runs = Vec::new();
+    for _ in 0..2 {
+        engine.send("uginewgame");
+        engine.send("position startpos moves c3 c4 d4");
+        engine.send("go nodes 30000");
+        runs.push(search_lines(&engine));
+    }
+    assert!(runs[0].len() > 2, "{:?}", runs[0]);
+    assert_eq!(runs[0], runs[1]);
+    engine.quit();
+}
+
+#[test]
+fn isready_is_answered_during_a_search_without_stopping_it() {
+    let engine = Engine::start();
+    engine.send("position startpos");
+    engine.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("isready");
+    let before = engine.until("readyok");
+    assert!(
+        before.iter().all(|l| !l.starts_with("bestmove")),
+        "{before:?}"
+    );
+    // Commands other than isready/stop wait until the search ends.
+    engine.send("position startpos moves c3");
+    engine.send("query p1turn");
+    std::thread::sleep(Duration::from_millis(100));
+    engine.send("stop");
+    let lines = engine.until("bestmove");
+    assert_eq!(
+        lines.last().unwrap().split_whitespace().count(),
+        2,
+        "bestmove has exactly two tokens"
+    );
+    assert_eq!(engine.until("response"), vec!["response false".to_string()]);
+    engine.quit();
+}
+
+#[test]
+fn random_and_mutated_lines_never_break_the_engine() {
+    let engine = Engine::start();
+    let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+    let seeds = [
+        "position startpos moves c3 d4 c3d4",
+        "position fen x5/x5/x5/x5/1212,1,x3 2 10,12 0,0 1 - moves 4a1b1",
+        "setoption name Level value 5",
+        "setoption name MoveOverhead value 20",
+        "setoption name Game value mixtour",
+        "go depth 2",
+        "go nodes 200",
+        "go movetime 5",
+        "query gameover",
+        "d",
+        "isready",
+        "stop",
+        "uginewgame",
+    ];
+    let alphabet: Vec<char> = "abcdex12345 /,-\t\u{0}\u{e9}goqpstnm".chars().collect();
+    for i in 0..3000 {
+        let mut chars: Vec<char> = seeds[rng.gen_range(0..seeds.len())].chars().collect();
+        let edits = if i % 3 == 0 { 0 } else { rng.gen_range(1..5) };
+        for _ in 0..edits {
+            let at = rng.gen_range(0..=chars.len());
+            match rng.gen_range(0..3) {
+                0 if at < chars.len() => chars[at] = alphabet[rng.gen_range(0..alphabet.len())],
+                1 if at < chars.len() => {
+                    chars.remove(at);
+                }
+                _ => chars.insert(at, alphabet[rng.gen_range(0..alphabet.len())]),
+            }
+        }
+        let line: String = chars.into_iter().collect();
+        // Keep the run short: no deep perft, no bench, no huge tables.
+        let lower = line.to_lowercase();
+        if ["perft", "bench", "hash", "thread"]
+            .iter()
+            .any(|w| lower.contains(w))
+        {
+            continue;
+        }
+        // A mutated `go` may search without limit; stop follows every go.
+        engine.send(&line);
+        if lower.contains("go") {
+            engine.send("stop");
+        }
+    }
+    engine.send("stop");
+    engine.send("isready");
+    engine.until("readyok");
+    engine.send("position startpos");
+    engine.send("go depth 1");
+    let best = engine.until("bestmove").pop().unwrap();
+    assert!(
+        best.starts_with("bestmove ") && best.split_whitespace().count() == 2,
+        "{best}"
+    );
+    engine.quit();
+}
+
+fn spawn_engine() -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the engine binary starts")
+}
+
+#[test]
+fn the_binary_answers_stop_and_quit_promptly() {
+    let mut child = spawn_engine();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = tx.send((Instant::now(), line));
+        }
+    });
+    let started = Instant::now();
+    writeln!(stdin, "ugi").unwrap();
+    loop {
+        let (_, line) = rx.recv_timeout(Duration::from_secs(10)).expect("ugiok");
+        if line == "ugiok" {
+            break;
+        }
+    }
+    // Generous bound: the point is that start-up does no heavy work.
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "start-up took {:?}",
+        started.elapsed()
+    );
+    writeln!(stdin, "position startpos\ngo infinite").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    writeln!(stdin, "stop").unwrap();
+    let answered = loop {
+        let (at, line) = rx
+            .recv_timeout(Duration::from_secs(10))
+            .expect("bestmove after stop");
+        if line.starts_with("bestmove") {
+            break at;
+        }
+    };
+    assert!(
+        answered.duration_since(sent) < Duration::from_millis(500),
+        "stop took {:?}",
+        answered - sent
+    );
+    writeln!(stdin, "go infinite").unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    writeln!(stdin, "quit").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success());
+            break;
+        }
+        assert!(Instant::now() < deadline, "quit mid-search did not exit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn the_binary_exits_at_end_of_input_mid_search() {
+    let mut child = spawn_engine();
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "position startpos\ngo infinite").unwrap();
+    std::thread::sleep(Duration::from_millis(100));
+    drop(stdin);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "end of input did not end the engine"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn bench_prints_a_deterministic_node_count() {
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_stackfish"))
+            .args(["bench", "4"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let last = text.lines().last().unwrap().to_string();
+        let tokens: Vec<&str> = last.split_whitespace().collect();
+        assert_eq!(tokens.len(), 4, "{last}");
+        assert_eq!((tokens[1], tokens[3]), ("nodes", "nps"));
+        tokens[0].parse::<u64>().unwrap()
+    };
+    let a = run();
+    assert!(a > 1000);
+    assert_eq!(a, run());
+}
+
+#[test]
+fn perft_command_reports_and_rejects_bad_input() {
+    let out = Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .args(["perft", "2", "--moves", "c3 d4", "--divide"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.ends_with("Nodes searched: 12166\n") || text.contains("Nodes searched:"),
+        "{text}"
+    );
+    // Entering again after c3 d4: 23 placements, each with 22 replies, plus
+    // the stack moves between the adjacent c3 and d4.
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[lines.len() - 2], "", "a blank line before the total");
+    let bad = Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .args(["perft", "2", "--moves", "c3 c3"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("illegal move 'c3'"));
+    let bad = Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .args(["perft", "1", "--fen", "x5 1"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("field"));
+}
