@@ -145,8 +145,15 @@ pub fn pair_reports(engines: &[String], records: &[GameRecord]) -> Vec<PairRepor
     out
 }
 
-/// `+35.2 +/- 40.1`, or `-` before the first game.
+/// `+35.2 +/- 40.1`, `+inf`/`-inf` for a perfect score (the statistics
+/// clamp it to a finite number), or `-` before the first game.
 pub fn fmt_elo(s: &PairStats) -> String {
+    if s.games > 0 && s.wins == s.games {
+        return "+inf".into();
+    }
+    if s.games > 0 && s.losses == s.games {
+        return "-inf".into();
+    }
     match (s.elo, s.elo_error) {
         (Some(e), Some(err)) => format!("{e:+.1} +/- {err:.1}"),
         _ => "-".into(),

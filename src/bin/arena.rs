@@ -20,6 +20,8 @@ use stackfish::arena::ArenaError;
 const EXIT_COMPLIANCE_FAILED: u8 = 1;
 const EXIT_RUN_FAILED: u8 = 3;
 const EXIT_INTERRUPTED: u8 = 130;
+/// The engine binary of this package, built on demand for the demo.
+const OWN_ENGINE: &str = "stackfish";
 
 #[derive(Parser)]
 #[command(
@@ -286,6 +288,37 @@ fn install_signal_handlers() {
     }
 }
 
+/// `cargo run --bin arena` builds only the arena. When it was started that
+/// way (cargo sets `CARGO`) and a config names our own engine `stackfish`
+/// that is not next to the arena yet, build it with the same cargo and
+/// profile first, so the demo works as the first command of a fresh clone.
+fn build_missing_engines(cfg: &MatchConfig) {
+    let Ok(cargo) = std::env::var("CARGO") else {
+        return;
+    };
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let Some(dir) = exe.parent() else { return };
+    let missing = cfg
+        .engines
+        .iter()
+        .any(|e| e.cmd == OWN_ENGINE && !dir.join(OWN_ENGINE).is_file());
+    if !missing {
+        return;
+    }
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let mut cmd = std::process::Command::new(cargo);
+    cmd.args(["build", "--bin", OWN_ENGINE, "--manifest-path", manifest]);
+    if dir.file_name().is_some_and(|n| n == "release") {
+        cmd.arg("--release");
+    }
+    eprintln!("arena: {OWN_ENGINE} is not built next to the arena yet; building it");
+    if let Err(e) = cmd.status() {
+        eprintln!("arena: cannot run cargo: {e}");
+    }
+}
+
 fn run(cli: Cli) -> Result<u8, ArenaError> {
     match cli.command {
         Some(Command::Openings(o)) => {
@@ -353,6 +386,7 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
         }
         None => {
             let (cfg, resume) = build_config(cli.run)?;
+            build_missing_engines(&cfg);
             let tty = std::io::stdout().is_terminal();
             let summary = run_match(&cfg, &RunOptions { resume, tty }, &mut std::io::stdout())?;
             Ok(if summary.interrupted {
