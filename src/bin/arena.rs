@@ -340,10 +340,13 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
                 o.plies,
                 o.game,
                 o.seed,
-                if o.balanced {
-                    format!(", balanced within {} cp", o.maxcp)
-                } else {
-                    String::new()
+                match &o.engine {
+                    Some(tokens) if o.balanced => format!(
+                        ", balanced: |score| <= {} cp by engine {}",
+                        o.maxcp,
+                        tokens.join(" ")
+                    ),
+                    _ => String::new(),
                 }
             );
             for op in &suite {
