@@ -155,7 +155,8 @@ pub fn fmt_elo(s: &PairStats) -> String {
         return "-inf".into();
     }
     match (s.elo, s.elo_error) {
-        (Some(e), Some(err)) => format!("{e:+.1} +/- {err:.1}"),
+        // `+ 0.0` turns a negative zero into zero: no "-0.0".
+        (Some(e), Some(err)) => format!("{:+.1} +/- {err:.1}", e + 0.0),
         _ => "-".into(),
     }
 }

@@ -1,7 +1,7 @@
 //! A UGI engine for the arena's tests: plays random legal moves (through the
 //! rules library) and misbehaves on purpose when asked to:
 //!
-//! `mock-engine [--fault KIND] [--at N] [--slow-ms MS] [--seed S] [--name NAME]`
+//! `mock-engine [--fault KIND] [--at N] [--slow-ms MS] [--seed S] [--name NAME] [--score CP]`
 //!
 //! KIND, at the N-th `go` of the process (default 1):
 //! `crash` (exit status 101 without a reply), `hang` (never answers again),
@@ -26,6 +26,8 @@ struct Args {
     slow_ms: u64,
     seed: u64,
     name: String,
+    /// The score every `info` line reports.
+    score: i32,
 }
 
 fn parse_args() -> Args {
@@ -35,6 +37,7 @@ fn parse_args() -> Args {
         slow_ms: 1000,
         seed: 1,
         name: "mock".into(),
+        score: 0,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -46,6 +49,7 @@ fn parse_args() -> Args {
             "--slow-ms" => a.slow_ms = val.parse().unwrap_or(1000),
             "--seed" => a.seed = val.parse().unwrap_or(1),
             "--name" => a.name = val,
+            "--score" => a.score = val.parse().unwrap_or(0),
             other => {
                 eprintln!("mock-engine: unknown argument {other}");
                 std::process::exit(2);
@@ -158,7 +162,8 @@ fn main() {
                     std::thread::sleep(Duration::from_millis(args.slow_ms));
                 }
                 say(&format!(
-                    "info depth 1 score cp 0 nodes {} pv {mv}",
+                    "info depth 1 score cp {} nodes {} pv {mv}",
+                    args.score,
                     legal.len()
                 ));
                 if tokens.contains(&"infinite") {
