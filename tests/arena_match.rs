@@ -196,3 +196,64 @@ fn uci_engines_concurrency_and_records() {
     assert_eq!(p, 3);
     assert!(pair["elo"].is_number() && pair["elo_error"].is_number());
 }
+
+#[test]
+fn engines_referee_for_a_game_the_library_does_not_know() {
+    // Without --referee engines an unknown game is a config error.
+    let run = run_with(
+        "unknown-game",
+        vec![engine("a", "", "st=0.01"), engine("bb", "", "st=0.01")],
+        &["--game", "othergame"],
+    );
+    assert_eq!(run.code, Some(3), "{}", run.output);
+    assert!(run.output.contains("--referee engines"), "{}", run.output);
+
+    let run = run_with(
+        "engines-referee",
+        vec![engine("a", "", "st=0.01"), engine("bb", "", "st=0.01")],
+        &[
+            "--game",
+            "othergame",
+            "--referee",
+            "engines",
+            "--games",
+            "2",
+            "--log",
+            "protocol.log",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let s = read_summary(&run.dir);
+    for g in s["games"].as_array().unwrap() {
+        let t = g["termination"].as_str().unwrap();
+        assert!(
+            t == "game over (engines agree)" || t.starts_with("adjudication: max plies"),
+            "{t}"
+        );
+    }
+    let log = std::fs::read_to_string(run.dir.join("protocol.log")).unwrap();
+    assert!(log.contains("a > query gameover") && log.contains("bb > query result"));
+    assert!(log.contains("a > query p1turn"));
+
+    // Engines that play different rules disagree: the game is voided, not scored.
+    let mut five = engine("a", "", "st=0.01");
+    five.push("option.Game=mixtour-5".into());
+    let run = run_with(
+        "engines-disagree",
+        vec![five, engine("bb", "", "st=0.01")],
+        &["--referee", "engines", "--games", "2"],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let s = read_summary(&run.dir);
+    for g in s["games"].as_array().unwrap() {
+        assert_eq!(g["result"], "*");
+        assert!(
+            g["termination"]
+                .as_str()
+                .unwrap()
+                .starts_with("voided: engines disagree"),
+            "{g}"
+        );
+    }
+    assert_eq!(s["pairs"][0]["games"], 0, "voided games are not counted");
+}

@@ -273,6 +273,19 @@ pub fn split_args(text: &str) -> Result<Vec<String>, String> {
     Ok(out)
 }
 
+/// Who decides legality and the end of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Referee {
+    /// Our rules library: every move checked (the default).
+    #[default]
+    Rules,
+    /// For games the library does not know: the engines answer `query
+    /// gameover/p1turn/result`; moves are not checked; a disagreement voids
+    /// the game.
+    Engines,
+}
+
 /// Resign and draw adjudication by the engines' own scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -352,6 +365,8 @@ pub struct MatchConfig {
     #[serde(default = "d_max_plies")]
     pub maxplies: u32,
     #[serde(default)]
+    pub referee: Referee,
+    #[serde(default)]
     pub resign: Option<ScoreAdjudication>,
     #[serde(default)]
     pub draw: Option<ScoreAdjudication>,
@@ -400,6 +415,7 @@ impl Default for MatchConfig {
             openings: None,
             seed: None,
             maxplies: DEFAULT_MAX_PLIES,
+            referee: Referee::Rules,
             resign: None,
             draw: None,
             timeouts: Timeouts::default(),
@@ -455,9 +471,12 @@ impl MatchConfig {
         if names.windows(2).any(|w| w[0] == w[1]) {
             return Err(ArenaError::Config("engine names must be distinct".into()));
         }
-        if crate::game::variants::new_game(&self.game).is_none() {
+        if self.game.trim().is_empty() {
+            return Err(ArenaError::Config("--game is empty".into()));
+        }
+        if self.referee == Referee::Rules && crate::game::variants::new_game(&self.game).is_none() {
             return Err(ArenaError::Config(format!(
-                "unknown game '{}' (known: {})",
+                "unknown game '{}' (known: {}; --referee engines lets the engines judge other games)",
                 self.game,
                 crate::game::variant_names().join(", ")
             )));

@@ -60,6 +60,24 @@ impl Opening {
         })
     }
 
+    /// Reads a line without checking it (`--referee engines`: a game the
+    /// library does not know).
+    pub fn parse_unchecked(line: &str) -> Result<Opening, String> {
+        let line = line.trim();
+        let (head, moves) = match line.split_once(" moves") {
+            Some((h, m)) if m.is_empty() || m.starts_with(char::is_whitespace) => (h.trim(), m),
+            _ => (line, ""),
+        };
+        let head = head.strip_prefix("fen ").unwrap_or(head).trim();
+        if head.is_empty() {
+            return Err("no position".into());
+        }
+        Ok(Opening {
+            fen: (head != "startpos").then(|| head.to_string()),
+            moves: moves.split_whitespace().map(str::to_string).collect(),
+        })
+    }
+
     /// The line as written to a suite file.
     pub fn to_line(&self) -> String {
         let mut s = match &self.fen {
@@ -105,8 +123,17 @@ fn replay(game: &str, fen: Option<&str>, moves: &[&str]) -> Result<Box<dyn AnyGa
     Ok(board)
 }
 
-/// Reads a suite file; errors name the line.
+/// Reads a suite file, every line checked by the rules of `game`; errors
+/// name the line.
 pub fn load(game: &str, path: &Path) -> Result<Vec<Opening>, ArenaError> {
+    load_with(path, &|line| Opening::parse(game, line))
+}
+
+/// Reads a suite file with `parse` for each opening line.
+pub fn load_with(
+    path: &Path,
+    parse: &dyn Fn(&str) -> Result<Opening, String>,
+) -> Result<Vec<Opening>, ArenaError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| ArenaError::Config(format!("cannot read {}: {e}", path.display())))?;
     let mut out = Vec::new();
@@ -115,7 +142,7 @@ pub fn load(game: &str, path: &Path) -> Result<Vec<Opening>, ArenaError> {
         if line.is_empty() {
             continue;
         }
-        let opening = Opening::parse(game, line)
+        let opening = parse(line)
             .map_err(|e| ArenaError::Config(format!("{} line {}: {e}", path.display(), i + 1)))?;
         out.push(opening);
     }

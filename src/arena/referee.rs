@@ -5,11 +5,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::config::{Limits, Proto, ScoreAdjudication, MOVE_GRACE_MS};
+use super::config::{Limits, Proto, Referee, ScoreAdjudication, MOVE_GRACE_MS};
 use super::engine::{Engine, Fault, FaultKind, SearchError, SearchInfo};
 use super::openings::Opening;
 use super::record::{today, GameRecord, MoveRecord};
-use crate::game::{GameResult, MoveError, Outcome, Side};
+use crate::game::{AnyGame, GameResult, MoveError, Outcome, Side};
 
 /// A mate score counts as this many centi-units for adjudication.
 const MATE_AS_CP: i32 = 100_000;
@@ -29,6 +29,7 @@ pub struct GameSetup<'a> {
     pub resign: Option<ScoreAdjudication>,
     pub draw: Option<ScoreAdjudication>,
     pub max_move_ms: u64,
+    pub referee: Referee,
 }
 
 /// How a game ended for the runner.
@@ -133,30 +134,56 @@ pub fn adjudicate(
     None
 }
 
+/// Who decides legality and the end of the game.
+enum Judge {
+    /// Our rules library (the default): every move checked.
+    Rules(Box<dyn AnyGame>),
+    /// For a game the library does not know: the engines are asked with
+    /// `query gameover/p1turn/result`, as cutegames does; moves are taken as
+    /// sent, and a disagreement voids the game.
+    Engines,
+}
+
+/// How a game ends inside the loop: a result (`None`: voided) and the
+/// termination text.
+type Ending = (Option<GameResult>, String);
+
 /// Plays a game from `setup.opening`. `engines[0]` plays player 1.
 pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
     let started = Instant::now();
     let date = today();
     let mut restart = [false, false];
-    let mut board = match setup.opening.board(setup.variant) {
-        Ok(b) => b,
-        Err(e) => {
-            // Openings are checked when loaded; this is a bug, not an engine fault.
-            return Played {
-                record: Some(finish(
+    let interrupted = |restart| Played {
+        record: None,
+        restart,
+    };
+    let mut judge = match setup.referee {
+        Referee::Engines => Judge::Engines,
+        Referee::Rules => match setup.opening.board(setup.variant) {
+            Ok(b) => Judge::Rules(b),
+            Err(e) => {
+                // Openings are checked when loaded; this is a bug, not an engine fault.
+                let rec = finish(
                     setup,
                     &date,
                     started,
                     String::new(),
                     Vec::new(),
-                    GameResult::Draw,
+                    None,
                     format!("bad opening: {e}"),
-                )),
-                restart,
-            };
-        }
+                );
+                return Played {
+                    record: Some(rec),
+                    restart,
+                };
+            }
+        },
     };
-    let start_fen = board.start_fen();
+    let start_fen = match (&judge, &setup.opening.fen) {
+        (Judge::Rules(b), _) => b.start_fen(),
+        (Judge::Engines, Some(f)) => f.clone(),
+        (Judge::Engines, None) => "startpos".to_string(),
+    };
     let is_startpos = setup.opening.fen.is_none();
     let mut moves: Vec<MoveRecord> = setup
         .opening
@@ -176,12 +203,11 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
     for e in engines.iter_mut() {
         e.game_no = setup.game;
     }
-
-    let forfeit = |s: usize, fault: &Fault| -> (GameResult, String) {
+    let loss = |s: usize, text: &str| -> Ending {
         let winner = if s == 0 { Side::P2 } else { Side::P1 };
         (
-            GameResult::win_for(winner),
-            format!("{}: {}", setup.names[s], fault.text),
+            Some(GameResult::win_for(winner)),
+            format!("{}: {text}", setup.names[s]),
         )
     };
 
@@ -189,50 +215,57 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
     for s in 0..2 {
         if let Err(f) = engines[s].new_game() {
             if f.kind == FaultKind::Interrupted {
-                return Played {
-                    record: None,
-                    restart,
-                };
+                return interrupted(restart);
             }
             restart[s] = true;
-            let (result, reason) = forfeit(s, &f);
+            let (result, reason) = loss(s, &f.text);
+            let rec = finish(setup, &date, started, start_fen, moves, result, reason);
             return Played {
-                record: Some(finish(
-                    setup, &date, started, start_fen, moves, result, reason,
-                )),
+                record: Some(rec),
                 restart,
             };
         }
     }
 
-    let (result, reason) = loop {
-        // 1. Game over by the rules.
-        if let Outcome::Over { result, reason } = board.outcome() {
-            break (result, reason.to_string());
-        }
+    let (result, reason): Ending = loop {
+        let position = position_command(&start_fen, is_startpos, &moves);
+        // 1. Game over (by the rules, or by the engines' agreement), and the mover.
+        let mover = match &judge {
+            Judge::Rules(board) => {
+                if let Outcome::Over { result, reason } = board.outcome() {
+                    break (Some(result), reason.to_string());
+                }
+                side_idx(board.side_to_move())
+            }
+            Judge::Engines => match ask_engines(setup, &mut engines, &position) {
+                Ok(Asked::Over(ending)) => break ending,
+                Ok(Asked::ToMove(mover)) => mover,
+                Err((_, f)) if f.kind == FaultKind::Interrupted => return interrupted(restart),
+                Err((s, f)) => {
+                    restart[s] = true;
+                    break loss(s, &f.text);
+                }
+            },
+        };
         // 2. Adjudication.
         let engine_plies = moves.iter().filter(|m| !m.book).count();
         if engine_plies >= setup.max_plies as usize {
             break (
-                GameResult::Draw,
+                Some(GameResult::Draw),
                 format!("adjudication: max plies ({})", setup.max_plies),
             );
         }
         if let Some((result, reason)) = adjudicate(&scores, moves.len(), setup.resign, setup.draw) {
-            break (result, reason.to_string());
+            break (Some(result), reason.to_string());
         }
-        let mover = side_idx(board.side_to_move());
         let engine = &mut engines[mover];
         // 3. Engine alive.
         if let Err(f) = engine.ping() {
             if f.kind == FaultKind::Interrupted {
-                return Played {
-                    record: None,
-                    restart,
-                };
+                return interrupted(restart);
             }
             restart[mover] = true;
-            break forfeit(mover, &f);
+            break loss(mover, &f.text);
         }
         // 4. Reply in time.
         let limits = setup.limits[mover];
@@ -245,20 +278,16 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
             Some(b) => b + limits.margin_ms + MOVE_GRACE_MS,
             None => setup.max_move_ms,
         };
-        let position = position_command(&start_fen, is_startpos, &moves);
         let go = go_command(engine.proto, &setup.limits, mover, &time_left);
         let deadline = Instant::now() + Duration::from_millis(wait_ms);
         let reply = match engine.search(&position, &go, deadline) {
             Ok(r) => r,
             Err(SearchError::Fault(f)) => {
                 if f.kind == FaultKind::Interrupted {
-                    return Played {
-                        record: None,
-                        restart,
-                    };
+                    return interrupted(restart);
                 }
                 restart[mover] = true;
-                break forfeit(mover, &f);
+                break loss(mover, &f.text);
             }
             Err(SearchError::NoReply { waited }) => {
                 restart[mover] = true;
@@ -270,43 +299,31 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
                     ),
                     None => format!("no bestmove within {wait_ms} ms"),
                 };
-                break forfeit(
-                    mover,
-                    &Fault {
-                        kind: FaultKind::Stall,
-                        text,
-                        waited_ms: waited,
-                    },
-                );
+                break loss(mover, &text);
             }
         };
         let elapsed = reply.elapsed.as_millis() as u64;
         if let Some(b) = budget_ms {
             if elapsed > b + limits.margin_ms {
-                let winner = if mover == 0 { Side::P2 } else { Side::P1 };
-                break (
-                    GameResult::win_for(winner),
-                    format!("{}: timeout: {} ms over", setup.names[mover], elapsed - b),
-                );
+                break loss(mover, &format!("timeout: {} ms over", elapsed - b));
             }
         }
         if let Some(tc) = limits.tc {
             time_left[mover] = time_left[mover].saturating_sub(elapsed) + tc.inc_ms;
         }
         // 5. Reply legal.
-        let canonical = match board.play_text(&reply.mv) {
-            Ok(m) => m,
-            Err(e) => {
-                let what = match e {
-                    MoveError::Syntax { .. } => "malformed move",
-                    MoveError::Illegal { .. } => "illegal move",
-                };
-                let winner = if mover == 0 { Side::P2 } else { Side::P1 };
-                break (
-                    GameResult::win_for(winner),
-                    format!("{}: {what} {}", setup.names[mover], reply.mv),
-                );
-            }
+        let canonical = match &mut judge {
+            Judge::Engines => reply.mv.clone(),
+            Judge::Rules(board) => match board.play_text(&reply.mv) {
+                Ok(m) => m,
+                Err(e) => {
+                    let what = match e {
+                        MoveError::Syntax { .. } => "malformed move",
+                        MoveError::Illegal { .. } => "illegal move",
+                    };
+                    break loss(mover, &format!("{what} {}", reply.mv));
+                }
+            },
         };
         scores[mover].push(score_cp(&reply.info));
         moves.push(MoveRecord {
@@ -326,13 +343,93 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
     }
 }
 
+/// What the engines say about the position under `--referee engines`.
+enum Asked {
+    Over(Ending),
+    /// Index of the player to move (0 = player 1).
+    ToMove(usize),
+}
+
+/// Timeout for a `query` answer.
+const QUERY_MS: u64 = 5_000;
+
+/// Sends the position to both engines and asks `query gameover` (and then
+/// `result`, or player 1's engine `p1turn`). An answer that is not one of
+/// the protocol's tokens is a fault of that engine.
+fn ask_engines(
+    setup: &GameSetup,
+    engines: &mut [&mut Engine; 2],
+    position: &str,
+) -> Result<Asked, (usize, Fault)> {
+    let timeout = Duration::from_millis(QUERY_MS);
+    let garbage = |what: &str, got: &str| Fault {
+        kind: FaultKind::Garbage,
+        text: format!("garbage output: 'response {got}' to query {what}"),
+        waited_ms: 0,
+    };
+    let mut over = [false; 2];
+    for s in 0..2 {
+        engines[s].send(position).map_err(|f| (s, f))?;
+        let got = engines[s].query("gameover", timeout).map_err(|f| (s, f))?;
+        over[s] = match got.as_str() {
+            "true" => true,
+            "false" => false,
+            _ => return Err((s, garbage("gameover", &got))),
+        };
+    }
+    if over[0] != over[1] {
+        return Ok(Asked::Over((
+            None,
+            format!(
+                "voided: engines disagree on game over ({}: {}, {}: {})",
+                setup.names[0], over[0], setup.names[1], over[1]
+            ),
+        )));
+    }
+    if over[0] {
+        let mut results = [None; 2];
+        let mut texts = [String::new(), String::new()];
+        for s in 0..2 {
+            let got = engines[s].query("result", timeout).map_err(|f| (s, f))?;
+            results[s] = match got.as_str() {
+                "p1win" => Some(GameResult::P1Win),
+                "p2win" => Some(GameResult::P2Win),
+                "draw" => Some(GameResult::Draw),
+                "none" => None,
+                _ => return Err((s, garbage("result", &got))),
+            };
+            texts[s] = got;
+        }
+        return Ok(Asked::Over(match results {
+            [Some(a), Some(b)] if a == b => (Some(a), "game over (engines agree)".to_string()),
+            _ => (
+                None,
+                format!(
+                    "voided: engines disagree on the result ({}: {}, {}: {})",
+                    setup.names[0], texts[0], setup.names[1], texts[1]
+                ),
+            ),
+        }));
+    }
+    let got = engines[0].query("p1turn", timeout).map_err(|f| (0, f))?;
+    match got.as_str() {
+        "true" => Ok(Asked::ToMove(0)),
+        "false" => Ok(Asked::ToMove(1)),
+        _ => Err((0, garbage("p1turn", &got))),
+    }
+}
+
 /// The record of a game an engine forfeited before the first move (it
 /// failed to start): the opening's moves, a loss for `side` with `text`.
 pub fn forfeit_record(setup: &GameSetup, side: usize, text: &str, opening: &Opening) -> GameRecord {
-    let fen = opening
-        .board(setup.variant)
-        .map(|b| b.start_fen())
-        .unwrap_or_default();
+    let fen = match (setup.referee, &opening.fen) {
+        (Referee::Rules, _) => opening
+            .board(setup.variant)
+            .map(|b| b.start_fen())
+            .unwrap_or_default(),
+        (Referee::Engines, Some(f)) => f.clone(),
+        (Referee::Engines, None) => "startpos".to_string(),
+    };
     let moves = opening
         .moves
         .iter()
@@ -349,7 +446,7 @@ pub fn forfeit_record(setup: &GameSetup, side: usize, text: &str, opening: &Open
         Instant::now(),
         fen,
         moves,
-        GameResult::win_for(winner),
+        Some(GameResult::win_for(winner)),
         format!("{}: {text}", setup.names[side]),
     )
 }
@@ -360,7 +457,7 @@ fn finish(
     started: Instant,
     fen: String,
     moves: Vec<MoveRecord>,
-    result: GameResult,
+    result: Option<GameResult>,
     termination: String,
 ) -> GameRecord {
     let tc = {
@@ -382,7 +479,8 @@ fn finish(
         player2: setup.names[1].to_string(),
         fen,
         moves,
-        result: result.pgn().to_string(),
+        // `*`: a voided game (engines disagreed under `--referee engines`).
+        result: result.map_or("*", GameResult::pgn).to_string(),
         termination,
         time_control: tc,
         duration_ms: started.elapsed().as_millis() as u64,
@@ -463,6 +561,7 @@ mod tests {
             resign: None,
             draw: None,
             max_move_ms: 1000,
+            referee: Referee::Rules,
         }
     }
 

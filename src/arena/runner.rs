@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::config::{EngineSpec, Limits, MatchConfig, Timeouts};
+use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
 use super::engine::{spawn_process, Engine, Logger, SearchError, Spawner, StartError};
 use super::openings::{self, Opening};
 use super::record::{read_jsonl, GameRecord, Sinks};
@@ -63,6 +63,9 @@ pub fn run_match_with(
         .collect::<Result<_, _>>()?;
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let suite = match &cfg.openings {
+        Some(p) if cfg.referee == Referee::Engines => {
+            openings::load_with(p, &Opening::parse_unchecked)?
+        }
         Some(p) => openings::load(&cfg.game, p)?,
         None => vec![Opening::startpos()],
     };
@@ -246,6 +249,7 @@ fn worker(ctx: &Ctx) {
             resign: cfg.resign,
             draw: cfg.draw,
             max_move_ms: cfg.timeouts.max_move_ms,
+            referee: cfg.referee,
         };
         // Start whatever is not running; a handshake failure forfeits the game.
         let mut record = None;

@@ -11,7 +11,7 @@ use std::sync::atomic::Ordering;
 
 use stackfish::arena::compliance;
 use stackfish::arena::config::{
-    split_args, EngineSpec, MatchConfig, Proto, ScoreAdjudication, Timeouts,
+    split_args, EngineSpec, MatchConfig, Proto, Referee, ScoreAdjudication, Timeouts,
 };
 use stackfish::arena::runner::{make_openings, run_match, RunOptions};
 use stackfish::arena::transport::INTERRUPTED;
@@ -101,6 +101,10 @@ struct RunArgs {
     /// Draw adjudication: movenumber=M moves=K score=CP.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     draw: Option<Vec<String>>,
+    /// Who judges the games: `rules` (our rules library, every move checked)
+    /// or `engines` (for games the library does not know: `query gameover/result`).
+    #[arg(long, value_enum)]
+    referee: Option<RefereeArg>,
     /// Event tag of the records.
     #[arg(long)]
     event: Option<String>,
@@ -153,6 +157,12 @@ struct ComplianceArgs {
     /// The engine command and its arguments.
     #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
     cmd: Vec<String>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RefereeArg {
+    Rules,
+    Engines,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -249,6 +259,12 @@ fn build_config(a: RunArgs) -> Result<(MatchConfig, bool), ArenaError> {
     set!(opt pgn);
     set!(opt jsonl);
     set!(opt json);
+    if let Some(r) = a.referee {
+        cfg.referee = match r {
+            RefereeArg::Rules => Referee::Rules,
+            RefereeArg::Engines => Referee::Engines,
+        };
+    }
     if let Some(t) = &a.resign {
         cfg.resign = Some(adjudication(t, "resign")?);
     }
