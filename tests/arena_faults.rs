@@ -43,9 +43,9 @@ fn faulty_match(tag: &str, bad_args: &str, bad_limits: &[&str], games: u32, extr
         "--json",
         &s,
         "--startup-timeout",
-        "300",
+        "1000",
         "--ping-timeout",
-        "300",
+        "1000",
     ]);
     args.extend_from_slice(extra);
     arena(&args, &dir)
@@ -143,7 +143,7 @@ fn garbage_output_loses() {
 #[test]
 fn silent_at_start_up_loses() {
     let run = faulty_match("silent", "--fault silent", &["st=0.05"], 2, &[]);
-    assert_bad_loses_all(&run, 2, "no ugiok within 300 ms");
+    assert_bad_loses_all(&run, 2, "no ugiok within 1000 ms");
 }
 
 #[test]
@@ -162,16 +162,16 @@ fn exit_after_moves_is_a_crash() {
 #[test]
 fn no_answer_to_a_ping_loses() {
     let run = faulty_match("noping", "--fault noping --at 2", &["st=0.05"], 2, &[]);
-    assert_bad_loses_all(&run, 2, "no readyok within 300 ms");
+    assert_bad_loses_all(&run, 2, "no readyok within 1000 ms");
 }
 
 #[test]
 fn slow_reply_loses_on_time_by_the_overrun() {
-    // Budget 50 ms, no margin; the reply comes after ~100 ms, before the
+    // Budget 50 ms, no margin; the reply comes after ~80 ms, before the
     // arena's own deadline (budget + margin + 100 ms grace).
     let run = faulty_match(
         "slow",
-        "--fault slow --slow-ms 100",
+        "--fault slow --slow-ms 80",
         &["st=0.05", "timemargin=0"],
         2,
         &[],
@@ -185,7 +185,7 @@ fn slow_reply_loses_on_time_by_the_overrun() {
         .filter_map(|r| r.split(' ').next()?.parse().ok())
         .collect();
     assert_eq!(over.len(), 2, "{}", run.output);
-    assert!(over.iter().all(|&o| (40..=120).contains(&o)), "{over:?}");
+    assert!(over.iter().all(|&o| (25..=99).contains(&o)), "{over:?}");
 }
 
 #[test]
