@@ -221,3 +221,59 @@ fn bad_flags_fail_with_code_3() {
     let run = arena(&["--no-such-flag"], &dir);
     assert_eq!(run.code, Some(3), "{}", run.output);
 }
+
+#[test]
+fn a_crashing_engine_in_a_round_robin_leaves_the_other_games_intact() {
+    let dir = temp_dir("roundrobin");
+    let m = format!("cmd={}", mock());
+    let run = arena(
+        &[
+            "--engine",
+            "name=one",
+            &m,
+            "args=--seed 1",
+            "st=0.02",
+            "--engine",
+            "name=two",
+            &m,
+            "args=--seed 2",
+            "st=0.02",
+            "--engine",
+            "name=bad",
+            &m,
+            "args=--fault crash --at 2",
+            "st=0.02",
+            "--games",
+            "12",
+            "--concurrency",
+            "2",
+            "--json",
+            "summary.json",
+        ],
+        &dir,
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let summary = read_summary(&dir);
+    let games = summary["games"].as_array().unwrap();
+    assert_eq!(games.len(), 12);
+    for g in games {
+        let t = g["termination"].as_str().unwrap();
+        let bad_plays = g["player1"] == "bad" || g["player2"] == "bad";
+        if bad_plays {
+            assert_eq!(t, "bad: crashed (exit status 101)", "{g}");
+        } else {
+            assert!(!t.contains("crashed"), "{g}");
+        }
+    }
+    let pairs = summary["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 3);
+    assert_eq!(
+        (
+            &pairs[1]["engine"],
+            &pairs[1]["opponent"],
+            &pairs[1]["wins"]
+        ),
+        (&"one".into(), &"bad".into(), &4.into())
+    );
+    assert_eq!(pairs[0]["games"], 4);
+}
