@@ -108,6 +108,11 @@ mod tests {
             s[40].opening, s[0].opening,
             "wraps around in the same order"
         );
+        // A bigger budget only appends games: `--resume --games more` extends a match.
+        assert_eq!(
+            schedule(2, 60, 20, Some(3))[..40],
+            schedule(2, 40, 20, Some(3))[..]
+        );
     }
 
     #[test]
