@@ -13,3 +13,4 @@ pub mod engine;
 pub mod game;
 pub mod protocol;
 pub mod search;
+pub mod tune;

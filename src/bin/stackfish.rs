@@ -31,6 +31,15 @@ enum Command {
         #[arg(long, default_value = "mixtour")]
         game: String,
     },
+    /// Fit the Mixtour evaluation weights to recorded games (Texel's method).
+    Tune {
+        /// Arena JSON-lines records (`arena --jsonl`), one or more files.
+        #[arg(required = true)]
+        records: Vec<std::path::PathBuf>,
+        /// Passes of gradient descent.
+        #[arg(long, default_value_t = 2000)]
+        epochs: usize,
+    },
     /// Search the fixed bench positions; the node count is the search's signature.
     Bench {
         /// Search depth (default: the standard bench depth).
@@ -72,6 +81,30 @@ fn main() -> ExitCode {
                 .clamp(1, stackfish::search::MAX_DEPTH);
             let (nodes, ms) = stackfish::engine::bench(depth, &mut |line| println!("{line}"));
             println!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1));
+            ExitCode::SUCCESS
+        }
+        Some(Command::Tune { records, epochs }) => {
+            let mut text = String::new();
+            for path in &records {
+                match std::fs::read_to_string(path) {
+                    Ok(t) => text.push_str(&t),
+                    Err(e) => {
+                        eprintln!("error: cannot read {}: {e}", path.display());
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            let (samples, skipped) = stackfish::tune::samples_from_records(&text);
+            if samples.is_empty() {
+                eprintln!("error: no usable positions in the records ({skipped} records skipped)");
+                return ExitCode::from(2);
+            }
+            eprintln!(
+                "{} positions from the records, {skipped} records skipped",
+                samples.len()
+            );
+            let fit = stackfish::tune::fit(&samples, epochs);
+            print!("{}", stackfish::tune::format_fit(&fit, samples.len()));
             ExitCode::SUCCESS
         }
         None => {

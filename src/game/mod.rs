@@ -2,6 +2,8 @@
 //! sides, outcomes, typed notation errors, perft, and a game record with
 //! repetition detection. No I/O, no threads, no clocks in here.
 
+pub mod castle;
+pub mod coinstack;
 pub mod line;
 pub mod mixtour;
 pub mod perft;

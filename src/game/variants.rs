@@ -3,6 +3,8 @@
 //! `--game`, `perft --game`) goes through `with_variant`, so adding a game is
 //! one line here.
 
+use super::castle::{Castle, CastleVariant};
+use super::coinstack::{CoinStack, CoinStackVariant};
 use super::line::{AnyGame, Line, NamedLine};
 use super::mixtour::{Mixtour, MixtourVariant};
 use super::Game;
@@ -15,7 +17,15 @@ pub trait VariantVisitor {
 
 /// Every variant name we know, in the order the `Game` option lists them.
 pub fn variant_names() -> &'static [&'static str] {
-    &["mixtour", "mixtour-5"]
+    &[
+        "mixtour",
+        "mixtour-5",
+        "coinstack",
+        "focus",
+        "castle",
+        "castle-2",
+        "castle-3",
+    ]
 }
 
 /// Calls `visitor` with the game type and settings of variant `name`
@@ -25,6 +35,11 @@ pub fn with_variant<V: VariantVisitor>(name: &str, visitor: V) -> Option<V::Outp
     Some(match name.as_str() {
         "mixtour" => visitor.visit::<Mixtour>("mixtour", MixtourVariant::STANDARD),
         "mixtour-5" => visitor.visit::<Mixtour>("mixtour-5", MixtourVariant::FIVE_POINTS),
+        "coinstack" => visitor.visit::<CoinStack>("coinstack", CoinStackVariant::CoinStack),
+        "focus" => visitor.visit::<CoinStack>("focus", CoinStackVariant::Focus),
+        "castle" => visitor.visit::<Castle>("castle", CastleVariant::LEVEL_1),
+        "castle-2" => visitor.visit::<Castle>("castle-2", CastleVariant::LEVEL_2),
+        "castle-3" => visitor.visit::<Castle>("castle-3", CastleVariant::LEVEL_3),
         _ => return None,
     })
 }

@@ -33,6 +33,17 @@ const ORDER_TT: i32 = 1 << 30;
 const ORDER_NOISY: i32 = 1 << 29;
 const ORDER_KILLER: [i32; 2] = [1 << 28, (1 << 28) - 1];
 const HISTORY_MAX: i32 = 1 << 20;
+/// Late-move reductions: quiet moves after the first LMR_MIN_MOVES, from
+/// LMR_MIN_DEPTH on, are searched `ln(depth) * ln(index) / LMR_DIVISOR + LMR_BASE`
+/// plies shallower first, and again at full depth only if they beat alpha.
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_MIN_MOVES: usize = 3;
+const LMR_BASE: f64 = 0.5;
+const LMR_DIVISOR: f64 = 2.25;
+
+fn lmr(depth: i32, index: usize) -> i32 {
+    (LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR) as i32
+}
 
 /// A score relative to the side to move for a finished game at `ply`.
 pub fn outcome_score(result: GameResult, side: crate::game::Side, ply: usize) -> i32 {
@@ -333,7 +344,17 @@ impl<G: Game> Thread<'_, G> {
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
-                let s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                let quiet = keys[i] < ORDER_KILLER[1];
+                let reduction = if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES {
+                    lmr(depth, i).min(depth - 2)
+                } else {
+                    0
+                };
+                let mut s =
+                    -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                if reduction > 0 && s > alpha {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
                 if s > alpha && s < beta {
                     -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
                 } else {

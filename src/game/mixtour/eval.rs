@@ -1,55 +1,175 @@
-//! Static evaluation of a Mixtour position, from the side to move's view.
-//! Every term is a named weight so tuning can find and change it.
+//! Static evaluation of a Mixtour position, from the side to move's view:
+//! a weighted sum of named features, so `stackfish tune` can fit the weights
+//! to game results (Texel's method) and this file stays the one place that
+//! says what the engine values.
 
 use super::Mixtour;
 use crate::game::{Game, Side};
 
-/// Per stack the side tops, by height (index = height): a tall stack you top
-/// is material for a tower, since a moved segment keeps its top piece on top.
-pub const TOP_BY_HEIGHT: [i32; 5] = [0, 8, 18, 30, 40];
-/// Per way the side to move can complete a tower topped by itself right now.
-pub const OWN_SCORING_MOVE: i32 = 150;
-/// Per way the opponent could complete a tower on its next turn.
-pub const THEIR_SCORING_MOVE: i32 = 90;
-/// Per piece in hand: placements are tempo moves and blockers.
-pub const RESERVE_PIECE: i32 = 4;
-/// Per point scored in games played to more than one point.
-pub const POINT: i32 = 400;
-/// Having the move.
-pub const TEMPO: i32 = 10;
+/// Number of features.
+pub const FEATURES: usize = 12;
 
-/// How many stack moves would complete a tower (height 5+) topped by `side`:
-/// a source topped by `side`, high enough that its whole top segment makes
-/// five with the target.
-pub fn scoring_moves(pos: &Mixtour, side: Side) -> i32 {
+/// Feature names, in the order of `features` and `WEIGHTS`.
+pub const NAMES: [&str; FEATURES] = [
+    "tempo",
+    "top_height_1",
+    "top_height_2",
+    "top_height_3",
+    "top_height_4",
+    "reserve",
+    "points",
+    "own_scoring_moves",
+    "their_scoring_moves",
+    "own_setups",
+    "their_setups",
+    "contested_tall",
+];
+
+/// The weights, in evaluation units (100 ~ a clear advantage).
+/// - tempo: having the move.
+/// - top_height_h: per stack of height h whose top is ours, minus theirs; a
+///   moved segment keeps its top piece on top, so tall stacks we top are
+///   tower material.
+/// - reserve: per piece in hand (placements are tempo moves and blockers).
+/// - points: per point scored, for games to more than one point.
+/// - own/their_scoring_moves: moves that complete a tower for that side right
+///   now (at most 3 counted). Ours are the side to move's, theirs must be
+///   parried at once.
+/// - own/their_setups: moves that would build a 4-high stack topped by that
+///   side, one step from a tower (at most 6 counted).
+/// - contested_tall: 3- and 4-high stacks we top that the opponent can move
+///   onto right now (they can take the top), minus the same for them.
+pub const WEIGHTS: [i32; FEATURES] = [10, 8, 18, 30, 40, 4, 400, 150, -90, 12, -12, -15];
+
+/// The features of `pos`, from the side to move's point of view.
+pub fn features(pos: &Mixtour) -> [i32; FEATURES] {
+    let us = pos.side_to_move();
+    let them = us.opponent();
     let exact = pos.exact_heights();
-    let tops = pos.tops(side);
-    let mut n = 0;
-    for d in 0..8 {
-        let sources = pos.sources_towards(d, &exact);
-        for (k, &s) in sources.iter().enumerate() {
-            // Target height k+1 needs a source at least 4-k high.
-            n += (s & tops & pos.at_least(4 - k)).count_ones() as i32;
-        }
+    let mut f = [0; FEATURES];
+    f[0] = 1;
+    for (h, &exactly) in exact.iter().enumerate() {
+        f[1 + h] = (pos.tops(us) & exactly).count_ones() as i32
+            - (pos.tops(them) & exactly).count_ones() as i32;
     }
-    n
+    f[5] = pos.reserve(us) as i32 - pos.reserve(them) as i32;
+    f[6] = pos.score(us) as i32 - pos.score(them) as i32;
+    let ours = reach(pos, us, &exact);
+    let theirs = reach(pos, them, &exact);
+    f[7] = ours.scoring.min(3);
+    f[8] = theirs.scoring.min(3);
+    f[9] = ours.setups.min(6);
+    f[10] = theirs.setups.min(6);
+    let tall = pos.at_least(3);
+    f[11] = (pos.tops(us) & tall & theirs.targets).count_ones() as i32
+        - (pos.tops(them) & tall & ours.targets).count_ones() as i32;
+    f
 }
 
 pub fn evaluate(pos: &Mixtour) -> i32 {
-    let us = pos.side_to_move();
-    let them = us.opponent();
-    let mut score = TEMPO;
-    for (side, sign) in [(us, 1), (them, -1)] {
-        let tops = pos.tops(side);
-        let mut material = 0;
-        for (h, exactly) in pos.exact_heights().iter().enumerate() {
-            material += TOP_BY_HEIGHT[h + 1] * (tops & exactly).count_ones() as i32;
+    features(pos)
+        .iter()
+        .zip(WEIGHTS.iter())
+        .map(|(f, w)| f * w)
+        .sum()
+}
+
+/// What the stack moves of sources topped by one side can do.
+struct Reach {
+    /// Moves that complete a tower topped by the side.
+    scoring: i32,
+    /// Moves that build a stack of exactly four topped by the side.
+    setups: i32,
+    /// Targets reachable by some source the side tops.
+    targets: u32,
+}
+
+fn reach(pos: &Mixtour, side: Side, exact: &[u32; 4]) -> Reach {
+    let tops = pos.tops(side);
+    let mut r = Reach {
+        scoring: 0,
+        setups: 0,
+        targets: 0,
+    };
+    for d in 0..8 {
+        let sources = pos.sources_towards(d, exact);
+        for (k, &s) in sources.iter().enumerate() {
+            let mine = s & tops;
+            if mine == 0 {
+                continue;
+            }
+            // Target height k+1: a source at least 4-k high completes a tower
+            // (all its pieces moved); a source of at least 3-k can make four.
+            r.scoring += (mine & pos.at_least(4 - k)).count_ones() as i32;
+            if k < 3 {
+                r.setups += (mine & pos.at_least(3 - k)).count_ones() as i32;
+            }
+            r.targets |= walk_back(mine, super::tables::opposite(d), k + 1);
         }
-        material += RESERVE_PIECE * pos.reserve(side) as i32;
-        material += POINT * pos.score(side) as i32;
-        score += sign * material;
     }
-    score += OWN_SCORING_MOVE * scoring_moves(pos, us).min(3);
-    score -= THEIR_SCORING_MOVE * scoring_moves(pos, them).min(3);
-    score
+    r
+}
+
+/// The squares `steps` steps from each square of `from` in direction `d`.
+fn walk_back(mut from: u32, d: usize, steps: usize) -> u32 {
+    for _ in 0..steps {
+        from = super::tables::shift(from, d);
+    }
+    from
+}
+
+/// How many stack moves would complete a tower topped by `side`.
+#[cfg(test)]
+fn scoring_moves(pos: &Mixtour, side: Side) -> i32 {
+    reach(pos, side, &pos.exact_heights()).scoring
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::mixtour::MixtourVariant;
+
+    fn pos(fen: &str) -> Mixtour {
+        Mixtour::from_fen(&MixtourVariant::STANDARD, fen).unwrap()
+    }
+
+    #[test]
+    fn scoring_moves_count_towers_for_the_top_owner_only() {
+        // a1 = 1111 next to b1 = 2: 4a1b1 makes five topped by player 1.
+        let p = pos("x5/x5/x5/x5/1111,2,x3 1 10,10 0,0 1 -");
+        assert_eq!(scoring_moves(&p, Side::P1), 1);
+        assert_eq!(scoring_moves(&p, Side::P2), 0);
+        // Three pieces are not enough: 3 + 1 = 4.
+        let p = pos("x5/x5/x5/x5/111,2,x3 1 10,10 0,0 1 -");
+        assert_eq!(scoring_moves(&p, Side::P1), 0);
+    }
+
+    #[test]
+    fn features_are_the_same_after_swapping_colours_and_side() {
+        // Features are from the side to move's view, so swapping colours and
+        // the side to move changes none of them.
+        let a = pos("x,1,x3/x4,22/x2,221,x2/2,2,x2,2211/11,x4 1 14,12 0,0 1 -");
+        let b = pos("x,2,x3/x4,11/x2,112,x2/1,1,x2,1122/22,x4 2 12,14 0,0 1 -");
+        let (fa, fb) = (features(&a), features(&b));
+        assert_eq!(fa[1..], fb[1..]);
+    }
+
+    #[test]
+    fn an_opponent_tower_threat_lowers_the_evaluation() {
+        let quiet = pos("x5/x5/x5/x3,1,x/222,2,x3 1 5,5 0,0 1 -");
+        let threat = pos("x5/x5/x5/x3,1,x/2222,2,x3 1 5,4 0,0 1 -");
+        assert_eq!(features(&threat)[8], 1);
+        assert!(evaluate(&threat) < evaluate(&quiet));
+    }
+
+    #[test]
+    fn contested_tall_stacks_are_seen() {
+        // b1 = 112 (3 high, topped by player 2); player 1 to move tops e1,
+        // 3 squares away over empty squares: it can move onto b1 and take its top.
+        let p = pos("x5/x5/x5/x5/x,112,x2,1 1 5,5 0,0 1 -");
+        assert_eq!(features(&p)[11], -1, "their tall stack is contested by us");
+        // Blocked by d1: no longer contested.
+        let p = pos("x5/x5/x5/x5/x,112,x,2,1 1 5,5 0,0 1 -");
+        assert_eq!(features(&p)[11], 0);
+    }
 }

@@ -1,0 +1,561 @@
+//! Coin Stack and Focus (Sid Sackson's Focus, diagonal with a capture win, or
+//! orthogonal as published): move the top n coins of a stack you control
+//! exactly n squares, drop reserve coins, trim stacks above five from the
+//! bottom. The rules are in `shared/rules/coinstack.md`; each is implemented
+//! below and its interpretation written where it is implemented.
+//!
+//! Repetition: the published game has no draw; the house rule (the third
+//! occurrence of a position is a draw) is the trait's default
+//! `repetition_outcome`, counted by `Line`. Everything that decides the
+//! future (stacks, side to move, reserves, captures) is in the hash, so
+//! "same position" means the same on all of them.
+
+mod eval;
+mod notation;
+pub mod tables;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use super::{FenError, Game, GameResult, MoveError, Outcome, Side};
+use tables::{BOARD, KEYS, MAX_HEIGHT, REACH, SIZE, SQUARES};
+
+pub use notation::{parse_square, square_name};
+
+/// Coins per side, all on the board at the start.
+pub const COINS: u8 = 18;
+/// In `coinstack`, capturing this many enemy coins wins at once.
+pub const CAPTURE_GOAL: u8 = 9;
+
+/// Which of the two games: they share board, start, drops and trimming, and
+/// differ in the move geometry and the capture win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CoinStackVariant {
+    /// The app's game: diagonal moves, 9 captures win.
+    CoinStack,
+    /// Sackson's Focus: orthogonal moves, no capture win.
+    Focus,
+}
+
+impl CoinStackVariant {
+    /// Index into the geometry tables (`tables::STEPS`, `tables::REACH`).
+    #[inline]
+    pub fn geometry(self) -> usize {
+        match self {
+            CoinStackVariant::CoinStack => 0,
+            CoinStackVariant::Focus => 1,
+        }
+    }
+
+    pub fn capture_goal(self) -> Option<u8> {
+        match self {
+            CoinStackVariant::CoinStack => Some(CAPTURE_GOAL),
+            CoinStackVariant::Focus => None,
+        }
+    }
+}
+
+/// A stack as one byte: a sentinel bit at position `height`, and below it one
+/// bit per coin from the bottom (0 = Red/player 1, 1 = Green/player 2). The
+/// empty stack is `1`; a stack on the board is at most 5 high, so below 64.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Stack(u8);
+
+impl Stack {
+    pub const EMPTY: Stack = Stack(1);
+
+    #[inline]
+    pub fn height(self) -> u32 {
+        7 - self.0.leading_zeros()
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 1
+    }
+
+    /// The owner of the top coin: the player who controls the stack.
+    pub fn top(self) -> Option<Side> {
+        let h = self.height();
+        (h > 0).then(|| coin_side((self.0 >> (h - 1)) & 1))
+    }
+
+    /// The owner of coin `i` counted from the bottom.
+    pub fn coin(self, i: u32) -> Side {
+        coin_side((self.0 >> i) & 1)
+    }
+
+    /// Coins from bottom to top.
+    pub fn coins(self) -> impl Iterator<Item = Side> {
+        (0..self.height()).map(move |i| self.coin(i))
+    }
+
+    /// Coins of `side` in the stack.
+    pub fn count(self, side: Side) -> u32 {
+        let green = (self.0 ^ (1 << self.height())).count_ones();
+        match side {
+            Side::P1 => self.height() - green,
+            Side::P2 => green,
+        }
+    }
+
+    /// `None` above five coins.
+    pub fn from_coins(coins: &[Side]) -> Option<Stack> {
+        if coins.len() > MAX_HEIGHT {
+            return None;
+        }
+        let mut code = 1u8 << coins.len();
+        for (i, &c) in coins.iter().enumerate() {
+            code |= (c.index() as u8) << i;
+        }
+        Some(Stack(code))
+    }
+
+    pub fn code(self) -> u8 {
+        self.0
+    }
+}
+
+fn coin_side(bit: u8) -> Side {
+    if bit == 0 {
+        Side::P1
+    } else {
+        Side::P2
+    }
+}
+
+impl fmt::Debug for Stack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("x");
+        }
+        self.coins().try_for_each(|c| write!(f, "{}", c.digit()))
+    }
+}
+
+/// A move packed in 16 bits: destination in bits 0..6, source in 6..12, coin
+/// count in 12..15 (1..=5 for a move), bit 15 for a drop. Never zero.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move(std::num::NonZeroU16);
+
+const DROP: u16 = 1 << 15;
+
+/// A move in readable form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MoveKind {
+    /// A reserve coin onto a square, empty or not.
+    Drop(u8),
+    /// The top `count` coins of `from` moved `count` squares onto `to`.
+    Step { count: u8, from: u8, to: u8 },
+}
+
+impl Move {
+    pub fn drop(square: u8) -> Move {
+        Move::from_bits(DROP | square as u16)
+    }
+
+    pub fn step(count: u8, from: u8, to: u8) -> Move {
+        debug_assert!((1..=MAX_HEIGHT as u8).contains(&count));
+        Move::from_bits((count as u16) << 12 | (from as u16) << 6 | to as u16)
+    }
+
+    fn from_bits(bits: u16) -> Move {
+        // Both constructors set bit 15 or a count >= 1, so this never fires.
+        Move(std::num::NonZeroU16::new(bits).unwrap_or(std::num::NonZeroU16::MIN))
+    }
+
+    pub fn bits(self) -> u16 {
+        self.0.get()
+    }
+
+    #[inline]
+    pub fn kind(self) -> MoveKind {
+        let b = self.bits();
+        if b & DROP != 0 {
+            MoveKind::Drop((b & 63) as u8)
+        } else {
+            MoveKind::Step {
+                count: ((b >> 12) & 7) as u8,
+                from: ((b >> 6) & 63) as u8,
+                to: (b & 63) as u8,
+            }
+        }
+    }
+
+    /// The destination square of a move or drop.
+    pub fn to(self) -> u8 {
+        (self.bits() & 63) as u8
+    }
+
+    /// Coins arriving on the destination.
+    pub fn count(self) -> u32 {
+        match self.kind() {
+            MoveKind::Drop(_) => 1,
+            MoveKind::Step { count, .. } => count as u32,
+        }
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// A Coin Stack or Focus position: about 100 bytes, copied to make a move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct CoinStack {
+    stacks: [Stack; SQUARES],
+    occupied: u64,
+    /// Occupied squares whose top coin is Green's.
+    p2_top: u64,
+    reserves: [u8; 2],
+    /// `captured[i]`: enemy coins captured by player i+1.
+    captured: [u8; 2],
+    side: Side,
+    variant: CoinStackVariant,
+    hash: u64,
+}
+
+impl CoinStack {
+    /// An empty board, no reserves, Red to move.
+    pub fn empty(variant: CoinStackVariant) -> CoinStack {
+        let mut pos = CoinStack {
+            stacks: [Stack::EMPTY; SQUARES],
+            occupied: 0,
+            p2_top: 0,
+            reserves: [0; 2],
+            captured: [0; 2],
+            side: Side::P1,
+            variant,
+            hash: 0,
+        };
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    pub fn variant(&self) -> CoinStackVariant {
+        self.variant
+    }
+
+    pub fn stack(&self, square: u8) -> Stack {
+        self.stacks[square as usize & 63]
+    }
+
+    pub fn occupied(&self) -> u64 {
+        self.occupied
+    }
+
+    /// Squares whose stack `side` controls (its coin on top).
+    #[inline]
+    pub fn tops(&self, side: Side) -> u64 {
+        match side {
+            Side::P1 => self.occupied & !self.p2_top,
+            Side::P2 => self.p2_top,
+        }
+    }
+
+    pub fn reserve(&self, side: Side) -> u8 {
+        self.reserves[side.index()]
+    }
+
+    /// Enemy coins captured by `side`.
+    pub fn captured(&self, side: Side) -> u8 {
+        self.captured[side.index()]
+    }
+
+    /// Coins of `side` on the board.
+    pub fn coins_on_board(&self, side: Side) -> u32 {
+        self.stacks.iter().map(|s| s.count(side)).sum()
+    }
+
+    /// Coins of `side` still in the game: on the board, in its reserve, or
+    /// captured by the opponent (those left the game but are accounted for).
+    /// Constant over a game: the debug check after every move compares it.
+    pub fn coins_accounted(&self, side: Side) -> u32 {
+        self.coins_on_board(side)
+            + self.reserve(side) as u32
+            + self.captured(side.opponent()) as u32
+    }
+
+    /// Puts `stack` on `square`, keeping bitboards and hash in step.
+    #[inline]
+    fn set(&mut self, square: u8, stack: Stack) {
+        let sq = square as usize & 63;
+        self.hash ^=
+            KEYS.stack[sq][self.stacks[sq].0 as usize & 63] ^ KEYS.stack[sq][stack.0 as usize & 63];
+        self.stacks[sq] = stack;
+        let bit = 1u64 << sq;
+        let h = stack.height();
+        let occupied = if h > 0 { bit } else { 0 };
+        let green = if h > 0 && (stack.0 >> (h - 1)) & 1 == 1 {
+            bit
+        } else {
+            0
+        };
+        self.occupied = (self.occupied & !bit) | occupied;
+        self.p2_top = (self.p2_top & !bit) | green;
+    }
+
+    /// Counts stay within 0..=18 in any position reached from a valid one
+    /// (conservation); the `min` only keeps a bad caller memory safe.
+    fn set_reserve(&mut self, side: Side, n: u8) {
+        let i = side.index();
+        let n = n.min(COINS);
+        self.hash ^= KEYS.reserve[i][self.reserves[i] as usize] ^ KEYS.reserve[i][n as usize];
+        self.reserves[i] = n;
+    }
+
+    fn set_captured(&mut self, side: Side, n: u8) {
+        let i = side.index();
+        let n = n.min(COINS);
+        self.hash ^= KEYS.captured[i][self.captured[i] as usize] ^ KEYS.captured[i][n as usize];
+        self.captured[i] = n;
+    }
+
+    /// The hash recomputed from scratch (the incremental one must equal it).
+    pub fn compute_hash(&self) -> u64 {
+        let mut h = 0;
+        for (sq, s) in self.stacks.iter().enumerate() {
+            h ^= KEYS.stack[sq][s.0 as usize & 63];
+        }
+        if self.side == Side::P2 {
+            h ^= KEYS.side;
+        }
+        for i in 0..2 {
+            h ^= KEYS.reserve[i][self.reserves[i] as usize]
+                ^ KEYS.captured[i][self.captured[i] as usize];
+        }
+        h
+    }
+
+    /// Puts `count` coins (`segment`: their colour bits with a sentinel at bit
+    /// `count`, bottom first) on top of the stack at `to`, then trims.
+    ///
+    /// Rule: a stack higher than 5 loses coins from its BOTTOM until it is 5
+    /// high; the mover's own coins go to the mover's reserve, the opponent's
+    /// are captured by the mover. A drop trims the same way as a move.
+    #[inline]
+    fn land(&mut self, to: u8, segment: u16, count: u32) {
+        let target = self.stacks[to as usize & 63];
+        let ht = target.height();
+        // The target loses its sentinel; the segment's colour bits start at
+        // bit ht and its sentinel lands at ht + count, the new height.
+        let mut joined = (target.0 as u16 ^ (1 << ht)) | (segment << ht);
+        let height = ht + count;
+        if height > MAX_HEIGHT as u32 {
+            let cut = height - MAX_HEIGHT as u32;
+            let green = (joined & ((1 << cut) - 1)).count_ones() as u8;
+            let red = cut as u8 - green;
+            let (own, enemy) = match self.side {
+                Side::P1 => (red, green),
+                Side::P2 => (green, red),
+            };
+            let side = self.side;
+            if own > 0 {
+                self.set_reserve(side, self.reserve(side) + own);
+            }
+            if enemy > 0 {
+                self.set_captured(side, self.captured(side) + enemy);
+            }
+            joined >>= cut;
+        }
+        self.set(to, Stack(joined as u8));
+    }
+
+    #[cfg(debug_assertions)]
+    fn debug_check(&self, before: [u32; 2]) {
+        debug_assert_eq!(self.hash, self.compute_hash(), "incremental hash drifted");
+        debug_assert_eq!(
+            before,
+            [
+                self.coins_accounted(Side::P1),
+                self.coins_accounted(Side::P2)
+            ],
+            "coins not conserved"
+        );
+        debug_assert!(self.stacks.iter().all(|s| s.0 < 64), "a stack above five");
+        debug_assert_eq!(self.occupied & !BOARD, 0, "a coin off the board");
+    }
+}
+
+/// Number of moves of the stacks in `own`, from the per-square table.
+#[inline]
+fn count_steps(pos: &CoinStack, mut own: u64) -> u32 {
+    let upto = &REACH[pos.variant.geometry()].upto;
+    let mut total = 0;
+    while own != 0 {
+        let sq = own.trailing_zeros() as usize;
+        own &= own - 1;
+        total += upto[sq][pos.stacks[sq].height() as usize] as u32;
+    }
+    total
+}
+
+impl Game for CoinStack {
+    type Move = Move;
+    type Variant = CoinStackVariant;
+
+    /// Rule: one coin per square of the 6 x 6 centre in the Focus pattern,
+    /// arm squares empty, reserves and captures 0, Red to move.
+    fn start(variant: &CoinStackVariant) -> CoinStack {
+        let mut pos = CoinStack::empty(*variant);
+        for rank in 1..7 {
+            for file in 1..7 {
+                // Pairs of files alternate R R G G R R along rank 2, and each
+                // rank above is the one below with colours swapped.
+                let green = ((file - 1) / 2 == 1) != (rank % 2 == 0);
+                let side = if green { Side::P2 } else { Side::P1 };
+                let stack = Stack::from_coins(&[side]).unwrap_or(Stack::EMPTY);
+                pos.set((rank * SIZE + file) as u8, stack);
+            }
+        }
+        pos.hash = pos.compute_hash();
+        pos
+    }
+
+    fn from_fen(variant: &CoinStackVariant, fen: &str) -> Result<CoinStack, FenError> {
+        notation::parse_fen(*variant, fen)
+    }
+
+    fn fen(&self) -> String {
+        notation::write_fen(self)
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    /// Rules as implemented:
+    /// - move: from a stack whose top coin is the mover's, the top n coins
+    ///   (1 <= n <= height) exactly n squares along one of four lines
+    ///   (diagonal in `coinstack`, orthogonal in `focus`), jumping over
+    ///   anything, onto any of the 52 squares, empty or not; a destination
+    ///   off the 52 squares (in a cut corner or past the edge) is no move;
+    /// - drop: with a non-empty reserve, one coin onto any of the 52 squares;
+    /// - no pass: a player with nothing to do has lost (see `outcome`), so
+    ///   such a position generates no moves.
+    ///
+    /// A count fixes the distance, so a move is just (from, to) and no two
+    /// generated moves coincide.
+    fn generate_moves(&self, moves: &mut Vec<Move>) {
+        if self.reserve(self.side) > 0 {
+            let mut squares = BOARD;
+            while squares != 0 {
+                moves.push(Move::drop(squares.trailing_zeros() as u8));
+                squares &= squares - 1;
+            }
+        }
+        let reach = &REACH[self.variant.geometry()];
+        let mut own = self.tops(self.side);
+        while own != 0 {
+            let from = own.trailing_zeros() as usize;
+            own &= own - 1;
+            for n in 1..=self.stacks[from].height() as usize {
+                for &to in &reach.to[from][n][..reach.len[from][n] as usize] {
+                    moves.push(Move::step(n as u8, from as u8, to));
+                }
+            }
+        }
+    }
+
+    /// Drops (52 with a reserve) plus, per controlled stack, the table count
+    /// of on-board destinations for n = 1..=height: no move is materialised.
+    fn count_moves(&self) -> u64 {
+        let drops = if self.reserve(self.side) > 0 {
+            BOARD.count_ones()
+        } else {
+            0
+        };
+        (drops + count_steps(self, self.tops(self.side))) as u64
+    }
+
+    fn play(&mut self, mv: Move) {
+        #[cfg(debug_assertions)]
+        let before = [
+            self.coins_accounted(Side::P1),
+            self.coins_accounted(Side::P2),
+        ];
+        let side = self.side;
+        match mv.kind() {
+            MoveKind::Drop(to) => {
+                self.set_reserve(side, self.reserve(side).saturating_sub(1));
+                self.land(to, 0b10 | side.index() as u16, 1);
+            }
+            MoveKind::Step { count, from, to } => {
+                let source = self.stacks[from as usize & 63];
+                let (hs, n) = (source.height(), (count as u32).min(source.height()));
+                // The top n coins as a code of their own (sentinel at bit n),
+                // and what stays behind with its sentinel at bit hs - n.
+                let segment = (source.0 >> (hs - n)) as u16;
+                let left = Stack((source.0 & ((1 << (hs - n)) - 1)) | 1 << (hs - n));
+                self.set(from, left);
+                self.land(to, segment, n);
+            }
+        }
+        self.side = side.opponent();
+        self.hash ^= KEYS.side;
+        #[cfg(debug_assertions)]
+        self.debug_check(before);
+    }
+
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Rules as implemented:
+    /// - `coinstack`: a player with 9 or more captured enemy coins has won,
+    ///   checked first (a win "as soon as" it happens, even if the opponent
+    ///   would also be out of actions);
+    /// - both: the side to move controlling no stack and holding no reserve
+    ///   has lost. A controlled stack always has a move (every square has an
+    ///   on-board neighbour along both geometries), so "no legal action" and
+    ///   "no stack and no reserve" are the same thing.
+    fn outcome(&self) -> Outcome {
+        if let Some(goal) = self.variant.capture_goal() {
+            for side in Side::BOTH {
+                if self.captured(side) >= goal {
+                    return Outcome::Over {
+                        result: GameResult::win_for(side),
+                        reason: "nine coins captured",
+                    };
+                }
+            }
+        }
+        if self.reserve(self.side) == 0 && self.tops(self.side) == 0 {
+            return Outcome::Over {
+                result: GameResult::win_for(self.side.opponent()),
+                reason: "no legal action",
+            };
+        }
+        Outcome::Ongoing
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+        notation::parse_move(text)
+    }
+
+    fn move_bits(mv: Move) -> u16 {
+        mv.bits()
+    }
+
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    /// A move or drop that makes the destination higher than five trims it,
+    /// which captures or refills the reserve.
+    fn is_noisy(&self, mv: Move) -> bool {
+        self.stack(mv.to()).height() + mv.count() > MAX_HEIGHT as u32
+    }
+
+    fn pretty(&self) -> String {
+        notation::pretty(self)
+    }
+}
+
+impl fmt::Debug for CoinStack {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "CoinStack({:?}, {})", self.variant, self.fen())
+    }
+}
