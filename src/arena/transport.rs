@@ -342,6 +342,41 @@ mod tests {
         assert_eq!(read_capped_line(&mut r, &mut line).unwrap(), 0);
     }
 
+    /// Whether a process is gone (or a zombie nobody reaped yet).
+    fn gone(pid: &str) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[test]
+    fn close_kills_the_whole_process_group() {
+        // The "engine" starts a helper and then hangs, like a wrapper script.
+        let mut t = ChildTransport::spawn(
+            Path::new("sh"),
+            &["-c".into(), "sleep 30 & echo $!; sleep 30".into()],
+            None,
+        )
+        .unwrap();
+        let far = Instant::now() + Duration::from_secs(10);
+        let Recv::Line(helper) = t.recv(far) else {
+            panic!("no pid")
+        };
+        assert!(!gone(&helper), "helper runs");
+        let t0 = Instant::now();
+        t.close(Duration::from_millis(50));
+        assert!(t0.elapsed() < Duration::from_secs(2));
+        let until = Instant::now() + Duration::from_secs(5);
+        while !gone(&helper) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(gone(&helper), "helper {helper} survived the group kill");
+    }
+
     #[test]
     fn child_exit_is_reported_and_waits_have_deadlines() {
         let mut t = ChildTransport::spawn(
