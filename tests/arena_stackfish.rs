@@ -10,10 +10,12 @@ fn stackfish() -> String {
 }
 
 #[test]
-fn stackfish_passes_compliance() {
-    let dir = temp_dir("sf-compliance");
-    let run = arena(&["compliance", &stackfish()], &dir);
-    assert_eq!(run.code, Some(0), "{}", run.output);
+fn stackfish_passes_compliance_in_every_game() {
+    for game in stackfish::game::variant_names() {
+        let dir = temp_dir(&format!("sf-compliance-{game}"));
+        let run = arena(&["compliance", "--game", game, &stackfish()], &dir);
+        assert_eq!(run.code, Some(0), "{game}: {}", run.output);
+    }
 }
 
 #[test]
