@@ -1,4 +1,6 @@
-//! Match runner support; so far the pure statistics, ratings and report rendering.
+//! The match runner: plays engines against each other, referees every move
+//! with our own rules, survives any engine behaviour and records every game;
+//! plus the pure statistics, ratings and report rendering.
 //!
 //! The runner feeds finished games (in colour-swapped pairs when it can) into
 //! [`stats::MatchCounts`], asks it for the estimate and the SPRT state, and maps the end of the
@@ -15,6 +17,41 @@
 //! assert_eq!((verdict, verdict.exit_code()), (RunVerdict::Inconclusive, 2));
 //! ```
 
+pub mod compliance;
+pub mod config;
+pub mod engine;
+pub mod openings;
 pub mod ratings;
+pub mod record;
+pub mod referee;
 pub mod report;
+pub mod results;
+pub mod runner;
+pub mod schedule;
 pub mod stats;
+pub mod transport;
+
+use std::fmt;
+
+/// A failure of the run itself (not of an engine inside a game).
+#[derive(Debug)]
+pub enum ArenaError {
+    /// Bad flags, config file or openings.
+    Config(String),
+    /// Files that cannot be read or written.
+    Io(String),
+    /// An engine that cannot be started at all (no such file, not executable).
+    Spawn(String),
+}
+
+impl fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ArenaError::Config(m) => write!(f, "config error: {m}"),
+            ArenaError::Io(m) => write!(f, "i/o error: {m}"),
+            ArenaError::Spawn(m) => write!(f, "cannot start engine: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {}

@@ -1,1 +1,444 @@
-fn main() {}
+//! The match runner. With no arguments it plays `tournaments/default.json`.
+//! Exit codes: 0 done, 1 compliance check failed, 3 the run failed (bad
+//! flags or config, an engine that cannot be started, i/o), 130 stopped by
+//! Ctrl-C (every finished game is recorded).
+
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::Ordering;
+
+use stackfish::arena::compliance;
+use stackfish::arena::config::{
+    split_args, EngineSpec, MatchConfig, Proto, Referee, ScoreAdjudication, Timeouts,
+};
+use stackfish::arena::runner::{make_openings, run_match, RunOptions};
+use stackfish::arena::transport::INTERRUPTED;
+use stackfish::arena::ArenaError;
+
+const EXIT_COMPLIANCE_FAILED: u8 = 1;
+const EXIT_RUN_FAILED: u8 = 3;
+const EXIT_INTERRUPTED: u8 = 130;
+/// The engine binary of this package, built on demand for the demo.
+const OWN_ENGINE: &str = "stackfish";
+
+#[derive(Parser)]
+#[command(
+    name = "arena",
+    version,
+    about = "Engine-vs-engine matches for stacking games; never trusts an engine, never hangs, never loses a record",
+    args_conflicts_with_subcommands = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Write a suite of distinct random openings (one per line).
+    Openings(OpeningsArgs),
+    /// Check that an engine follows the protocol; prints what it said when a step fails.
+    Compliance(ComplianceArgs),
+}
+
+#[derive(Args, Default)]
+struct RunArgs {
+    /// A JSON match config (fields as in docs-arena.md); flags override it.
+    /// Without engines and without --config: tournaments/default.json.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// An engine: name=A cmd=path [args="..."] [proto=ugi|uci] [option.X=v]
+    /// [tc=10+0.1 | st=0.1] [depth=N] [nodes=N] [timemargin=MS] [dir=path].
+    /// Repeat for each engine; the first is the candidate.
+    #[arg(long, num_args = 1.., action = clap::ArgAction::Append, value_name = "KEY=VALUE")]
+    engine: Vec<String>,
+    /// The `--engine` occurrences, split (clap's derive cannot group them).
+    #[arg(skip)]
+    engine_groups: Vec<Vec<String>>,
+    /// Settings applied to every engine before its own (e.g. tc=1+0.01).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    each: Vec<String>,
+    /// Number of games, rounded up to whole pairs (each opening with both colours).
+    #[arg(long)]
+    games: Option<u32>,
+    /// The game: mixtour, mixtour-5, ...
+    #[arg(long)]
+    game: Option<String>,
+    /// Games played at once.
+    #[arg(long)]
+    concurrency: Option<u32>,
+    /// Opening suite: one FEN or `startpos moves ...` per line, `#` comments.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Shuffle the openings with this seed (file order without it).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Protocol log: every line with time, game, engine and direction.
+    #[arg(long)]
+    log: Option<PathBuf>,
+    /// PGN-style record file (appended).
+    #[arg(long)]
+    pgn: Option<PathBuf>,
+    /// JSON-lines record file, one game per line; needed by --resume.
+    #[arg(long)]
+    jsonl: Option<PathBuf>,
+    /// Summary file written at the end.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Continue the match from the games in the --jsonl file.
+    #[arg(long)]
+    resume: bool,
+    /// Plies (engine moves) after which a game is a draw.
+    #[arg(long)]
+    maxplies: Option<u32>,
+    /// Resign adjudication: moves=K score=CP (both engines agree for K moves each).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    resign: Option<Vec<String>>,
+    /// Draw adjudication: movenumber=M moves=K score=CP.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    draw: Option<Vec<String>>,
+    /// Who judges the games: `rules` (our rules library, every move checked)
+    /// or `engines` (for games the library does not know: `query gameover/result`).
+    #[arg(long, value_enum)]
+    referee: Option<RefereeArg>,
+    /// Event tag of the records.
+    #[arg(long)]
+    event: Option<String>,
+    /// Wait for ugiok/uciok, in ms.
+    #[arg(long, value_name = "MS")]
+    startup_timeout: Option<u64>,
+    /// Wait for readyok, in ms.
+    #[arg(long, value_name = "MS")]
+    ping_timeout: Option<u64>,
+    /// Cap on one depth- or node-limited search, in ms.
+    #[arg(long, value_name = "MS")]
+    max_move_time: Option<u64>,
+    /// Print the results block every N games (non-terminal output; 0 = only at the end).
+    #[arg(long, value_name = "N")]
+    ratinginterval: Option<u32>,
+}
+
+#[derive(Args)]
+struct OpeningsArgs {
+    #[arg(long, default_value = "mixtour")]
+    game: String,
+    /// Plies of random moves from the start.
+    #[arg(long, default_value_t = 4)]
+    plies: u32,
+    #[arg(long, default_value_t = 200)]
+    count: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Keep only openings that --engine scores within --maxcp of even.
+    #[arg(long, requires = "engine")]
+    balanced: bool,
+    /// The engine for --balanced (same keys as the match's --engine; depth=, nodes= or st= limit the search).
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    engine: Option<Vec<String>>,
+    /// Largest |score| in centi-units that counts as balanced.
+    #[arg(long, default_value_t = 100)]
+    maxcp: i32,
+    /// Output file (stdout without it).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct ComplianceArgs {
+    #[arg(long, value_enum, default_value = "ugi")]
+    proto: ProtoArg,
+    /// The game to check with.
+    #[arg(long, default_value = "mixtour")]
+    game: String,
+    /// The engine command and its arguments.
+    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
+    cmd: Vec<String>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RefereeArg {
+    Rules,
+    Engines,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum ProtoArg {
+    Ugi,
+    Uci,
+}
+
+fn adjudication(tokens: &[String], what: &str) -> Result<ScoreAdjudication, ArenaError> {
+    let mut a = ScoreAdjudication {
+        moves: 0,
+        score: 0,
+        movenumber: 0,
+    };
+    for t in tokens {
+        let bad = || {
+            ArenaError::Config(format!(
+                "--{what} {t}: expected moves=K score=CP [movenumber=M]"
+            ))
+        };
+        let (k, v) = t.split_once('=').ok_or_else(bad)?;
+        match k {
+            "moves" => a.moves = v.parse().map_err(|_| bad())?,
+            "score" => a.score = v.parse().map_err(|_| bad())?,
+            "movenumber" => a.movenumber = v.parse().map_err(|_| bad())?,
+            _ => return Err(bad()),
+        }
+    }
+    if a.moves == 0 {
+        return Err(ArenaError::Config(format!(
+            "--{what}: moves=K with K >= 1 is required"
+        )));
+    }
+    Ok(a)
+}
+
+fn engine_from_tokens(each: &[String], tokens: &[String]) -> Result<EngineSpec, ArenaError> {
+    let mut spec = EngineSpec::default();
+    spec.apply_tokens(each).map_err(ArenaError::Config)?;
+    spec.apply_tokens(tokens).map_err(ArenaError::Config)?;
+    Ok(spec)
+}
+
+fn default_config() -> PathBuf {
+    let local = PathBuf::from("tournaments/default.json");
+    if local.is_file() {
+        return local;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tournaments/default.json")
+}
+
+fn build_config(a: RunArgs) -> Result<(MatchConfig, bool), ArenaError> {
+    let config_path = match (&a.config, a.engine_groups.is_empty()) {
+        (Some(p), _) => Some(p.clone()),
+        (None, true) => Some(default_config()),
+        (None, false) => None,
+    };
+    let mut cfg = match &config_path {
+        Some(p) => MatchConfig::from_file(p)?,
+        None => MatchConfig::default(),
+    };
+    if !a.engine_groups.is_empty() {
+        cfg.engines = a
+            .engine_groups
+            .iter()
+            .map(|t| engine_from_tokens(&a.each, t))
+            .collect::<Result<_, _>>()?;
+    } else if !a.each.is_empty() {
+        for e in &mut cfg.engines {
+            e.apply_tokens(&a.each).map_err(ArenaError::Config)?;
+        }
+    }
+    macro_rules! set {
+        ($field:ident) => {
+            if let Some(v) = a.$field {
+                cfg.$field = v;
+            }
+        };
+        (opt $field:ident) => {
+            if let Some(v) = a.$field {
+                cfg.$field = Some(v);
+            }
+        };
+    }
+    set!(games);
+    set!(game);
+    set!(concurrency);
+    set!(maxplies);
+    set!(event);
+    set!(ratinginterval);
+    set!(opt openings);
+    set!(opt seed);
+    set!(opt log);
+    set!(opt pgn);
+    set!(opt jsonl);
+    set!(opt json);
+    if let Some(r) = a.referee {
+        cfg.referee = match r {
+            RefereeArg::Rules => Referee::Rules,
+            RefereeArg::Engines => Referee::Engines,
+        };
+    }
+    if let Some(t) = &a.resign {
+        cfg.resign = Some(adjudication(t, "resign")?);
+    }
+    if let Some(t) = &a.draw {
+        cfg.draw = Some(adjudication(t, "draw")?);
+    }
+    let t: &mut Timeouts = &mut cfg.timeouts;
+    if let Some(v) = a.startup_timeout {
+        t.startup_ms = v;
+    }
+    if let Some(v) = a.ping_timeout {
+        t.ping_ms = v;
+    }
+    if let Some(v) = a.max_move_time {
+        t.max_move_ms = v;
+    }
+    Ok((cfg, a.resume))
+}
+
+extern "C" fn on_signal(_: libc::c_int) {
+    if INTERRUPTED.swap(true, Ordering::SeqCst) {
+        // Second Ctrl-C: stop now. Finished games are already on disk.
+        // Safety: _exit is async-signal-safe.
+        unsafe { libc::_exit(EXIT_INTERRUPTED as libc::c_int) };
+    }
+}
+
+fn install_signal_handlers() {
+    let handler: extern "C" fn(libc::c_int) = on_signal;
+    // Safety: the handler only touches an atomic and calls _exit, both
+    // async-signal-safe. SIGPIPE is ignored so a dead engine shows up as a
+    // write error (the Rust runtime does this too; said here explicitly).
+    unsafe {
+        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+        libc::signal(libc::SIGTERM, handler as libc::sighandler_t);
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
+/// `cargo run --bin arena` builds only the arena. When it was started that
+/// way (cargo sets `CARGO`) and a config names our own engine `stackfish`
+/// that is not next to the arena yet, build it with the same cargo and
+/// profile first, so the demo works as the first command of a fresh clone.
+fn build_missing_engines(cfg: &MatchConfig) {
+    let Ok(cargo) = std::env::var("CARGO") else {
+        return;
+    };
+    let Ok(exe) = std::env::current_exe() else {
+        return;
+    };
+    let Some(dir) = exe.parent() else { return };
+    let missing = cfg
+        .engines
+        .iter()
+        .any(|e| e.cmd == OWN_ENGINE && !dir.join(OWN_ENGINE).is_file());
+    if !missing {
+        return;
+    }
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let mut cmd = std::process::Command::new(cargo);
+    cmd.args(["build", "--bin", OWN_ENGINE, "--manifest-path", manifest]);
+    if dir.file_name().is_some_and(|n| n == "release") {
+        cmd.arg("--release");
+    }
+    eprintln!("arena: {OWN_ENGINE} is not built next to the arena yet; building it");
+    if let Err(e) = cmd.status() {
+        eprintln!("arena: cannot run cargo: {e}");
+    }
+}
+
+fn run(cli: Cli) -> Result<u8, ArenaError> {
+    match cli.command {
+        Some(Command::Openings(o)) => {
+            let spec = match &o.engine {
+                Some(tokens) if o.balanced => Some(engine_from_tokens(&[], tokens)?),
+                _ => None,
+            };
+            let suite = make_openings(
+                &o.game,
+                o.plies,
+                o.count,
+                o.seed,
+                spec.as_ref().map(|s| (s, o.maxcp)),
+                Timeouts::default(),
+            )?;
+            let mut text = format!(
+                "# {} random openings of {} plies for {}, seed {}{}\n",
+                suite.len(),
+                o.plies,
+                o.game,
+                o.seed,
+                match &o.engine {
+                    Some(tokens) if o.balanced => format!(
+                        ", balanced: |score| <= {} cp by engine {}",
+                        o.maxcp,
+                        tokens.join(" ")
+                    ),
+                    _ => String::new(),
+                }
+            );
+            for op in &suite {
+                text.push_str(&op.to_line());
+                text.push('\n');
+            }
+            match &o.out {
+                Some(p) => std::fs::write(p, text)
+                    .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", p.display())))?,
+                None => print!("{text}"),
+            }
+            if suite.len() < o.count {
+                eprintln!(
+                    "only {} distinct openings found (asked for {})",
+                    suite.len(),
+                    o.count
+                );
+            }
+            Ok(0)
+        }
+        Some(Command::Compliance(c)) => {
+            let proto = match c.proto {
+                ProtoArg::Ugi => Proto::Ugi,
+                ProtoArg::Uci => Proto::Uci,
+            };
+            let (cmd, args) = match c.cmd.split_first() {
+                Some((cmd, args)) if args.is_empty() && cmd.contains(' ') => {
+                    let mut words = split_args(cmd).map_err(ArenaError::Config)?;
+                    if words.is_empty() {
+                        return Err(ArenaError::Config("empty engine command".into()));
+                    }
+                    let first = words.remove(0);
+                    (first, words)
+                }
+                Some((cmd, args)) => (cmd.clone(), args.to_vec()),
+                None => return Err(ArenaError::Config("no engine command".into())),
+            };
+            let passed = compliance::run(&cmd, &args, proto, &c.game, &mut std::io::stdout())?;
+            Ok(if passed { 0 } else { EXIT_COMPLIANCE_FAILED })
+        }
+        None => {
+            let (cfg, resume) = build_config(cli.run)?;
+            build_missing_engines(&cfg);
+            let tty = std::io::stdout().is_terminal();
+            let summary = run_match(&cfg, &RunOptions { resume, tty }, &mut std::io::stdout())?;
+            Ok(if summary.interrupted {
+                EXIT_INTERRUPTED
+            } else {
+                0
+            })
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    install_signal_handlers();
+    let parsed = Cli::command().try_get_matches().and_then(|m| {
+        let mut cli = Cli::from_arg_matches(&m)?;
+        if let Ok(Some(groups)) = m.try_get_occurrences::<String>("engine") {
+            cli.run.engine_groups = groups.map(|g| g.cloned().collect()).collect();
+        }
+        Ok(cli)
+    });
+    let cli = match parsed {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_RUN_FAILED } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("arena: {e}");
+            ExitCode::from(EXIT_RUN_FAILED)
+        }
+    }
+}

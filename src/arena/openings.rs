@@ -1,0 +1,256 @@
+//! Opening suites: reading them (one per line: a FEN or `startpos moves ...`,
+//! `#` comments) checked against the rules, and generating random ones.
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::collections::HashSet;
+use std::path::Path;
+
+use super::ArenaError;
+use crate::game::variants::new_game;
+use crate::game::AnyGame;
+
+/// A start for a game pair: a position and moves played from it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// `None`: the variant's start position (sent as `position startpos`).
+    pub fen: Option<String>,
+    /// Canonical move texts, checked legal.
+    pub moves: Vec<String>,
+}
+
+impl Opening {
+    pub fn startpos() -> Opening {
+        Opening {
+            fen: None,
+            moves: Vec::new(),
+        }
+    }
+
+    /// Reads one line of a suite: `startpos [moves ...]`, `[fen] <fen> [moves ...]`.
+    /// The result is checked against the rules of `game`: it must be legal
+    /// and not already finished.
+    pub fn parse(game: &str, line: &str) -> Result<Opening, String> {
+        let line = line.trim();
+        let (head, moves) = match line.split_once(" moves") {
+            Some((h, m)) if m.is_empty() || m.starts_with(char::is_whitespace) => (h.trim(), m),
+            _ => (line, ""),
+        };
+        let head = head.strip_prefix("fen ").unwrap_or(head).trim();
+        let fen = if head == "startpos" {
+            None
+        } else {
+            Some(head.to_string())
+        };
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        let board = replay(game, fen.as_deref(), &moves)?;
+        if let crate::game::Outcome::Over { reason, .. } = board.outcome() {
+            return Err(format!("the game is already over ({reason})"));
+        }
+        // Store the FEN in the game's own spelling, and drop it when it is the start.
+        let fen = match fen {
+            Some(_) if board.start_fen() == start_fen(game)? => None,
+            Some(_) => Some(board.start_fen()),
+            None => None,
+        };
+        Ok(Opening {
+            fen,
+            moves: board.moves(),
+        })
+    }
+
+    /// Reads a line without checking it (`--referee engines`: a game the
+    /// library does not know).
+    pub fn parse_unchecked(line: &str) -> Result<Opening, String> {
+        let line = line.trim();
+        let (head, moves) = match line.split_once(" moves") {
+            Some((h, m)) if m.is_empty() || m.starts_with(char::is_whitespace) => (h.trim(), m),
+            _ => (line, ""),
+        };
+        let head = head.strip_prefix("fen ").unwrap_or(head).trim();
+        if head.is_empty() {
+            return Err("no position".into());
+        }
+        Ok(Opening {
+            fen: (head != "startpos").then(|| head.to_string()),
+            moves: moves.split_whitespace().map(str::to_string).collect(),
+        })
+    }
+
+    /// The line as written to a suite file.
+    pub fn to_line(&self) -> String {
+        let mut s = match &self.fen {
+            None => "startpos".to_string(),
+            Some(f) => f.clone(),
+        };
+        if !self.moves.is_empty() {
+            s.push_str(" moves ");
+            s.push_str(&self.moves.join(" "));
+        }
+        s
+    }
+
+    /// The `position` command that sets this opening up in an engine.
+    pub fn position_command(&self) -> String {
+        match &self.fen {
+            None => format!("position {}", self.to_line()),
+            Some(_) => format!("position fen {}", self.to_line()),
+        }
+    }
+
+    /// A fresh referee board at this opening, with its moves played.
+    pub fn board(&self, game: &str) -> Result<Box<dyn AnyGame>, String> {
+        let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
+        replay(game, self.fen.as_deref(), &moves)
+    }
+}
+
+fn start_fen(game: &str) -> Result<String, String> {
+    new_game(game)
+        .map(|g| g.start_fen())
+        .ok_or_else(|| format!("unknown game '{game}'"))
+}
+
+fn replay(game: &str, fen: Option<&str>, moves: &[&str]) -> Result<Box<dyn AnyGame>, String> {
+    let mut board = new_game(game).ok_or_else(|| format!("unknown game '{game}'"))?;
+    if let Some(fen) = fen {
+        board.set_fen(fen).map_err(|e| e.to_string())?;
+    }
+    for mv in moves {
+        board.play_text(mv).map_err(|e| e.to_string())?;
+    }
+    Ok(board)
+}
+
+/// Reads a suite file, every line checked by the rules of `game`; errors
+/// name the line.
+pub fn load(game: &str, path: &Path) -> Result<Vec<Opening>, ArenaError> {
+    load_with(path, &|line| Opening::parse(game, line))
+}
+
+/// Reads a suite file with `parse` for each opening line.
+pub fn load_with(
+    path: &Path,
+    parse: &dyn Fn(&str) -> Result<Opening, String>,
+) -> Result<Vec<Opening>, ArenaError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| ArenaError::Config(format!("cannot read {}: {e}", path.display())))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let opening = parse(line)
+            .map_err(|e| ArenaError::Config(format!("{} line {}: {e}", path.display(), i + 1)))?;
+        out.push(opening);
+    }
+    if out.is_empty() {
+        return Err(ArenaError::Config(format!(
+            "{}: no openings in the file",
+            path.display()
+        )));
+    }
+    Ok(out)
+}
+
+/// Random openings of exactly `plies` moves from the start, distinct by
+/// final position, none finished. `keep` can reject a candidate (the
+/// balanced filter); it returns `Err` to abort. Gives up after a bounded
+/// number of attempts and returns what it found.
+pub fn generate(
+    game: &str,
+    plies: u32,
+    count: usize,
+    seed: u64,
+    keep: &mut dyn FnMut(&Opening) -> Result<bool, String>,
+) -> Result<Vec<Opening>, String> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    let max_attempts = count.saturating_mul(50).max(1000);
+    for _ in 0..max_attempts {
+        if out.len() >= count {
+            break;
+        }
+        let mut board = new_game(game).ok_or_else(|| format!("unknown game '{game}'"))?;
+        let mut ok = true;
+        for _ in 0..plies {
+            let legal = board.legal_moves();
+            let Some(mv) = legal.choose(&mut rng) else {
+                ok = false;
+                break;
+            };
+            board.play_text(mv).map_err(|e| e.to_string())?;
+            if board.outcome().is_over() {
+                ok = false;
+                break;
+            }
+        }
+        if !ok || !seen.insert(board.fen()) {
+            continue;
+        }
+        let opening = Opening {
+            fen: None,
+            moves: board.moves(),
+        };
+        if keep(&opening)? {
+            out.push(opening);
+        }
+    }
+    Ok(out)
+}
+
+/// Shuffled (with a seed) or sequential opening order.
+pub fn order(n: usize, seed: Option<u64>) -> Vec<usize> {
+    let mut idx: Vec<usize> = (0..n).collect();
+    if let Some(seed) = seed {
+        idx.shuffle(&mut StdRng::seed_from_u64(seed));
+    }
+    idx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_forms() {
+        let o = Opening::parse("mixtour", "startpos moves c3 d4").unwrap();
+        assert_eq!(o.fen, None);
+        assert_eq!(o.moves, vec!["c3", "d4"]);
+        assert_eq!(o.to_line(), "startpos moves c3 d4");
+        let o = Opening::parse("mixtour", "x5/x5/x5/x5/x5 1 20,20 0,0 1 -").unwrap();
+        assert_eq!(o, Opening::startpos());
+        let o = Opening::parse("mixtour", "fen x5/x5/x5/x5/x5 1 20,20 0,0 1 - moves a1").unwrap();
+        assert_eq!(o.moves, vec!["a1"]);
+        let o = Opening::parse("mixtour", "x5/x5/x5/x5/1,x4 2 19,20 0,0 1 a1 moves b2").unwrap();
+        assert!(o.fen.is_some());
+        assert!(Opening::parse("mixtour", "startpos moves c3 c3").is_err());
+        assert!(Opening::parse("mixtour", "nonsense").is_err());
+    }
+
+    #[test]
+    fn generated_openings_are_distinct_and_reproducible() {
+        let a = generate("mixtour", 4, 30, 7, &mut |_| Ok(true)).unwrap();
+        let b = generate("mixtour", 4, 30, 7, &mut |_| Ok(true)).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(a.len(), 30);
+        let lines: HashSet<String> = a.iter().map(|o| o.to_line()).collect();
+        assert_eq!(lines.len(), 30);
+        for o in &a {
+            assert_eq!(o.moves.len(), 4);
+            assert_eq!(Opening::parse("mixtour", &o.to_line()).as_ref(), Ok(o));
+        }
+    }
+
+    #[test]
+    fn order_is_a_permutation() {
+        let mut o = order(10, Some(3));
+        assert_eq!(o, order(10, Some(3)));
+        o.sort_unstable();
+        assert_eq!(o, (0..10).collect::<Vec<_>>());
+        assert_eq!(order(3, None), vec![0, 1, 2]);
+    }
+}

@@ -1,0 +1,422 @@
+//! Runs a whole match: workers (one per `--concurrency`) take games from the
+//! schedule, keep their own engine processes (restarting faulty ones), and
+//! hand finished games to the records, the progress output and the summary.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
+use super::engine::{spawn_process, Engine, Logger, SearchError, Spawner, StartError};
+use super::openings::{self, Opening};
+use super::record::{read_jsonl, GameRecord, Sinks};
+use super::referee::{forfeit_record, play_game, GameSetup};
+use super::report::format_pair_table;
+use super::results::{fmt_elo, pair_reports, pair_stats, stats_for, summarize_games, Summary};
+use super::schedule::{schedule, Scheduled};
+use super::transport::INTERRUPTED;
+use super::ArenaError;
+
+/// Width of the progress bar on a terminal.
+const BAR_WIDTH: usize = 24;
+
+pub struct RunOptions {
+    /// Continue from the games already in the JSONL file.
+    pub resume: bool,
+    /// Draw a progress bar (the output is a terminal).
+    pub tty: bool,
+}
+
+struct Shared<'a> {
+    queue: std::vec::IntoIter<Scheduled>,
+    records: Vec<GameRecord>,
+    sinks: Sinks,
+    out: &'a mut (dyn Write + Send),
+    error: Option<ArenaError>,
+    finished_now: u32,
+    started_at: Instant,
+}
+
+/// Plays the match of `cfg`, writing progress to `out`. Returns the summary
+/// (also written to `cfg.json`); `interrupted` is set when Ctrl-C stopped it.
+pub fn run_match(
+    cfg: &MatchConfig,
+    opts: &RunOptions,
+    out: &mut (dyn Write + Send),
+) -> Result<Summary, ArenaError> {
+    run_match_with(cfg, opts, out, &spawn_process)
+}
+
+pub fn run_match_with(
+    cfg: &MatchConfig,
+    opts: &RunOptions,
+    out: &mut (dyn Write + Send),
+    spawn: Spawner,
+) -> Result<Summary, ArenaError> {
+    cfg.validate()?;
+    let limits: Vec<Limits> = cfg
+        .engines
+        .iter()
+        .map(|e| e.limits().map_err(ArenaError::Config))
+        .collect::<Result<_, _>>()?;
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let suite = match &cfg.openings {
+        Some(p) if cfg.referee == Referee::Engines => {
+            openings::load_with(p, &Opening::parse_unchecked)?
+        }
+        Some(p) => openings::load(&cfg.game, p)?,
+        None => vec![Opening::startpos()],
+    };
+    let plan = schedule(cfg.engines.len(), cfg.games, suite.len(), cfg.seed);
+    let total = plan.len() as u32;
+
+    let mut done: Vec<GameRecord> = Vec::new();
+    if opts.resume {
+        let Some(path) = &cfg.jsonl else {
+            return Err(ArenaError::Config(
+                "--resume needs the --jsonl file of the match".into(),
+            ));
+        };
+        let by_game: HashMap<u32, &Scheduled> = plan.iter().map(|g| (g.game, g)).collect();
+        for r in read_jsonl(path)? {
+            let fits = by_game.get(&r.game).is_some_and(|g| {
+                names[g.p1] == r.player1 && names[g.p2] == r.player2 && g.round == r.round
+            });
+            if !fits {
+                return Err(ArenaError::Config(format!(
+                    "{}: game {} ({} vs {}) is not part of this match's schedule (other engines, games or seed?)",
+                    path.display(),
+                    r.game,
+                    r.player1,
+                    r.player2
+                )));
+            }
+            if !done.iter().any(|d| d.game == r.game) {
+                done.push(r);
+            }
+        }
+    }
+    let pending: Vec<Scheduled> = plan
+        .iter()
+        .filter(|g| !done.iter().any(|d| d.game == g.game))
+        .copied()
+        .collect();
+    let sinks = Sinks::open(cfg.pgn.as_deref(), cfg.jsonl.as_deref(), opts.resume)?;
+    let log = match &cfg.log {
+        Some(p) => Logger::to_file(p, opts.resume)?,
+        None => Logger::default(),
+    };
+    if !done.is_empty() {
+        let _ = writeln!(
+            out,
+            "Resuming: {} of {} games already recorded",
+            done.len(),
+            total
+        );
+    }
+    let abort = AtomicBool::new(false);
+    let shared = Mutex::new(Shared {
+        queue: pending.into_iter(),
+        records: done,
+        sinks,
+        out,
+        error: None,
+        finished_now: 0,
+        started_at: Instant::now(),
+    });
+    let ctx = Ctx {
+        cfg,
+        limits: &limits,
+        names: &names,
+        suite: &suite,
+        total,
+        tty: opts.tty,
+        log,
+        spawn,
+        abort: &abort,
+        shared: &shared,
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency {
+            scope.spawn(|| worker(&ctx));
+        }
+    });
+    let mut shared = shared
+        .into_inner()
+        .map_err(|_| ArenaError::Io("a worker thread panicked".into()))?;
+    if let Some(e) = shared.error.take() {
+        return Err(e);
+    }
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    let pairs = pair_stats(&names, &shared.records);
+    let out = &mut shared.out;
+    if opts.tty {
+        let _ = write!(out, "\r\x1b[K");
+    }
+    if interrupted {
+        let _ = writeln!(
+            out,
+            "Interrupted: {} of {} games recorded",
+            shared.records.len(),
+            total
+        );
+    }
+    let _ = write!(
+        out,
+        "{}",
+        format_pair_table(&pair_reports(&names, &shared.records))
+    );
+    let summary = Summary {
+        event: cfg.event.clone(),
+        variant: cfg.game.clone(),
+        engines: names.clone(),
+        scheduled: total,
+        finished: shared.records.len() as u32,
+        interrupted,
+        games: summarize_games(&shared.records),
+        pairs,
+    };
+    if let Some(path) = &cfg.json {
+        let text = serde_json::to_string_pretty(&summary)
+            .map_err(|e| ArenaError::Io(format!("cannot encode summary: {e}")))?;
+        std::fs::write(path, text + "\n")
+            .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", path.display())))?;
+    }
+    let _ = out.flush();
+    Ok(summary)
+}
+
+struct Ctx<'a, 'o> {
+    cfg: &'a MatchConfig,
+    limits: &'a [Limits],
+    names: &'a [String],
+    suite: &'a [Opening],
+    total: u32,
+    tty: bool,
+    log: Logger,
+    spawn: Spawner<'a>,
+    abort: &'a AtomicBool,
+    shared: &'a Mutex<Shared<'o>>,
+}
+
+impl Ctx<'_, '_> {
+    fn stopping(&self) -> bool {
+        INTERRUPTED.load(Ordering::SeqCst) || self.abort.load(Ordering::SeqCst)
+    }
+
+    fn say(&self, s: &mut Shared, line: &str) {
+        if self.tty {
+            let _ = write!(s.out, "\r\x1b[K");
+        }
+        let _ = writeln!(s.out, "{line}");
+        let _ = s.out.flush();
+    }
+}
+
+fn worker(ctx: &Ctx) {
+    let cfg = ctx.cfg;
+    let mut slots: Vec<Option<Engine>> = (0..cfg.engines.len()).map(|_| None).collect();
+    loop {
+        if ctx.stopping() {
+            break;
+        }
+        let next = {
+            let Ok(mut s) = ctx.shared.lock() else { break };
+            let g = s.queue.next();
+            if let Some(g) = &g {
+                let line = format!(
+                    "Started game {} of {} ({} vs {})",
+                    g.game, ctx.total, ctx.names[g.p1], ctx.names[g.p2]
+                );
+                ctx.say(&mut s, &line);
+            }
+            g
+        };
+        let Some(g) = next else { break };
+        let opening = &ctx.suite[g.opening.min(ctx.suite.len() - 1)];
+        let setup = GameSetup {
+            game: g.game,
+            round: g.round,
+            opening_index: g.opening,
+            opening,
+            variant: &cfg.game,
+            event: &cfg.event,
+            names: [&ctx.names[g.p1], &ctx.names[g.p2]],
+            limits: [ctx.limits[g.p1], ctx.limits[g.p2]],
+            max_plies: cfg.maxplies,
+            resign: cfg.resign,
+            draw: cfg.draw,
+            max_move_ms: cfg.timeouts.max_move_ms,
+            referee: cfg.referee,
+        };
+        // Start whatever is not running; a handshake failure forfeits the game.
+        let mut record = None;
+        for (side, idx) in [(0, g.p1), (1, g.p2)] {
+            if slots[idx].is_some() {
+                continue;
+            }
+            match Engine::start(
+                &cfg.engines[idx],
+                &cfg.game,
+                cfg.timeouts,
+                ctx.log.clone(),
+                g.game,
+                ctx.spawn,
+            ) {
+                Ok(e) => slots[idx] = Some(e),
+                Err(StartError::Spawn(e)) => {
+                    ctx.abort.store(true, Ordering::SeqCst);
+                    if let Ok(mut s) = ctx.shared.lock() {
+                        s.error.get_or_insert(e);
+                    }
+                    break;
+                }
+                Err(StartError::Fault(f)) => {
+                    if f.kind == super::engine::FaultKind::Interrupted {
+                        break;
+                    }
+                    record = Some(forfeit_record(&setup, side, &f.text, opening));
+                    break;
+                }
+            }
+        }
+        if ctx.stopping() {
+            break;
+        }
+        if record.is_none() {
+            let (Some(mut e1), Some(mut e2)) = (slots[g.p1].take(), slots[g.p2].take()) else {
+                break;
+            };
+            let played = play_game(&setup, [&mut e1, &mut e2]);
+            for (side, e, idx) in [(0, e1, g.p1), (1, e2, g.p2)] {
+                if played.restart[side] {
+                    e.kill();
+                } else {
+                    slots[idx] = Some(e);
+                }
+            }
+            record = played.record;
+        }
+        let Some(rec) = record else { break };
+        let Ok(mut s) = ctx.shared.lock() else { break };
+        if let Err(e) = s.sinks.write(&rec) {
+            s.error.get_or_insert(e);
+            ctx.abort.store(true, Ordering::SeqCst);
+            break;
+        }
+        let line = format!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            rec.game, rec.player1, rec.player2, rec.result, rec.termination
+        );
+        ctx.say(&mut s, &line);
+        s.records.push(rec);
+        s.finished_now += 1;
+        progress(ctx, &mut s);
+    }
+    for e in slots.into_iter().flatten() {
+        e.quit();
+    }
+}
+
+fn progress(ctx: &Ctx, s: &mut Shared) {
+    let done = s.records.len() as u32;
+    let minutes = s.started_at.elapsed().as_secs_f64() / 60.0;
+    let rate = if minutes > 0.0 {
+        s.finished_now as f64 / minutes
+    } else {
+        0.0
+    };
+    let left = ctx.total.saturating_sub(done);
+    let eta = if rate > 0.0 {
+        let secs = (left as f64 / rate * 60.0).round() as u64;
+        format!("{}:{:02}", secs / 60, secs % 60)
+    } else {
+        "?".into()
+    };
+    let first = stats_for(&ctx.names[0], &ctx.names[1], &s.records);
+    let status = format!(
+        "{done}/{} games, {} vs {}: {:.1}% W/D/L {}/{}/{}, Elo {}, {rate:.1} games/min, ETA {eta}",
+        ctx.total,
+        first.engine,
+        first.opponent,
+        first.score * 100.0,
+        first.wins,
+        first.draws,
+        first.losses,
+        fmt_elo(&first),
+    );
+    if ctx.tty {
+        let filled = (done as usize * BAR_WIDTH) / ctx.total.max(1) as usize;
+        let bar = format!(
+            "[{}{}]",
+            "#".repeat(filled),
+            ".".repeat(BAR_WIDTH - filled.min(BAR_WIDTH))
+        );
+        let _ = write!(s.out, "\r\x1b[K{bar} {status}");
+        let _ = s.out.flush();
+    } else {
+        let interval = ctx.cfg.ratinginterval;
+        // The full table follows at the end anyway.
+        if interval > 0 && done.is_multiple_of(interval) && done < ctx.total {
+            let _ = writeln!(s.out, "Progress: {status}");
+            let table = format_pair_table(&pair_reports(ctx.names, &s.records));
+            let _ = write!(s.out, "{table}");
+        } else if done == ctx.total {
+            let _ = writeln!(s.out, "Progress: {status}");
+        }
+    }
+}
+
+/// Writes a suite of random openings; with `balanced`, keeps only those a
+/// short search by that engine scores within `max_cp` of even.
+pub fn make_openings(
+    game: &str,
+    plies: u32,
+    count: usize,
+    seed: u64,
+    balanced: Option<(&EngineSpec, i32)>,
+    timeouts: Timeouts,
+) -> Result<Vec<Opening>, ArenaError> {
+    let mut engine = match balanced {
+        Some((spec, _)) => {
+            spec.validate().map_err(ArenaError::Config)?;
+            match Engine::start(spec, game, timeouts, Logger::default(), 0, &spawn_process) {
+                Ok(e) => Some(e),
+                Err(StartError::Spawn(e)) => return Err(e),
+                Err(StartError::Fault(f)) => {
+                    return Err(ArenaError::Spawn(format!("{}: {}", spec.name, f.text)))
+                }
+            }
+        }
+        None => None,
+    };
+    let max_cp = balanced.map_or(0, |b| b.1);
+    let limits = match balanced {
+        Some((spec, _)) => Some(spec.limits().map_err(ArenaError::Config)?),
+        None => None,
+    };
+    let mut keep = |o: &Opening| -> Result<bool, String> {
+        let (Some(e), Some(l)) = (engine.as_mut(), limits) else {
+            return Ok(true);
+        };
+        let go = match (l.depth, l.nodes, l.movetime_ms) {
+            (Some(d), _, _) => format!("go depth {d}"),
+            (_, Some(n), _) => format!("go nodes {n}"),
+            (_, _, Some(ms)) => format!("go movetime {ms}"),
+            _ => "go movetime 100".to_string(),
+        };
+        let deadline = Instant::now() + std::time::Duration::from_millis(timeouts.max_move_ms);
+        match e.search(&o.position_command(), &go, deadline) {
+            Ok(r) => Ok(r.info.mate.is_none() && r.info.cp.is_some_and(|cp| cp.abs() <= max_cp)),
+            Err(SearchError::NoReply { .. }) => Err(format!("{}: no bestmove", e.name)),
+            Err(SearchError::Fault(f)) => Err(format!("{}: {}", e.name, f.text)),
+        }
+    };
+    let suite = openings::generate(game, plies, count, seed, &mut keep).map_err(ArenaError::Config);
+    if let Some(e) = engine {
+        e.quit();
+    }
+    suite
+}

@@ -1,0 +1,401 @@
+//! Moving lines to and from an engine with a deadline on every wait: a child
+//! process in its own process group with reader and writer threads, or a
+//! scripted fake for unit tests.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Set by the SIGINT/SIGTERM handler: every wait returns `Interrupted`.
+pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Longest line kept from an engine; the rest of a longer line is dropped so
+/// a runaway engine cannot exhaust memory.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// Lines buffered from an engine before its reader thread waits for us.
+const CHANNEL_LINES: usize = 4096;
+/// How often a wait looks at the interrupt flag.
+const POLL_SLICE: Duration = Duration::from_millis(25);
+/// How long to wait for an exit status after the engine closed its output.
+const EXIT_STATUS_WAIT: Duration = Duration::from_millis(300);
+
+/// What a wait for the next engine line gave.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Recv {
+    Line(String),
+    /// A line the engine wrote to stderr (logged, otherwise ignored).
+    Stderr(String),
+    /// The deadline passed.
+    Timeout,
+    /// The engine closed its output; the text describes how it ended,
+    /// e.g. `exit status 101` or `killed by signal 9`.
+    Closed(String),
+    /// The arena is being stopped (Ctrl-C).
+    Interrupted,
+}
+
+/// A line-based connection to one engine.
+pub trait Transport: Send {
+    /// Queues a line (without newline). Never blocks; `Err` with the exit
+    /// description when the engine is gone.
+    fn send(&mut self, line: &str) -> Result<(), String>;
+    /// The next line, or why there is none by `deadline`.
+    fn recv(&mut self, deadline: Instant) -> Recv;
+    /// Waits up to `grace` for the engine to exit by itself, then kills its
+    /// whole process group. Idempotent.
+    fn close(&mut self, grace: Duration);
+}
+
+enum Msg {
+    Out(String),
+    Err(String),
+    Eof,
+}
+
+/// An engine process. It runs in its own process group, so Ctrl-C in the
+/// terminal reaches only the arena, and killing the group also ends any
+/// helper processes the engine started.
+pub struct ChildTransport {
+    child: Child,
+    to_writer: Option<mpsc::Sender<String>>,
+    broken: Arc<AtomicBool>,
+    rx: Receiver<Msg>,
+    closed: Option<String>,
+    reaped: bool,
+}
+
+impl ChildTransport {
+    pub fn spawn(cmd: &Path, args: &[String], dir: Option<&Path>) -> std::io::Result<Self> {
+        let mut command = Command::new(cmd);
+        command
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn()?;
+        let (tx, rx) = mpsc::sync_channel(CHANNEL_LINES);
+        let missing = || std::io::Error::other("child pipe missing");
+        let stdout = child.stdout.take().ok_or_else(missing)?;
+        let stderr = child.stderr.take().ok_or_else(missing)?;
+        let stdin = child.stdin.take().ok_or_else(missing)?;
+        let tx_err = tx.clone();
+        std::thread::spawn(move || read_lines(stdout, tx, Msg::Out, true));
+        std::thread::spawn(move || read_lines(stderr, tx_err, Msg::Err, false));
+        let broken = Arc::new(AtomicBool::new(false));
+        let (to_writer, from_arena) = mpsc::channel::<String>();
+        let broken_w = broken.clone();
+        std::thread::spawn(move || write_lines(stdin, from_arena, broken_w));
+        Ok(ChildTransport {
+            child,
+            to_writer: Some(to_writer),
+            broken,
+            rx,
+            closed: None,
+            reaped: false,
+        })
+    }
+
+    /// Describes how the process ended, waiting briefly for it to exit.
+    fn exit_text(&mut self) -> String {
+        let until = Instant::now() + EXIT_STATUS_WAIT;
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    self.reaped = true;
+                    return describe_exit(status);
+                }
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
+                Ok(None) => return "closed its output".to_string(),
+                Err(e) => return format!("lost ({e})"),
+            }
+        }
+    }
+
+    fn kill_group(&mut self) {
+        if self.reaped {
+            return;
+        }
+        let pgid = self.child.id() as libc::pid_t;
+        // Safety: kill(2) with a negative pid signals the process group we
+        // created for this child (process_group(0) makes its pid the pgid);
+        // the child is not reaped yet, so the id cannot have been reused.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        self.reaped = true;
+    }
+}
+
+pub fn describe_exit(status: ExitStatus) -> String {
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit status {code}"),
+        (None, Some(sig)) => format!("killed by signal {sig}"),
+        _ => "exited".to_string(),
+    }
+}
+
+fn read_lines<R: Read>(pipe: R, tx: SyncSender<Msg>, wrap: fn(String) -> Msg, eof: bool) {
+    let mut reader = BufReader::new(pipe);
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match read_capped_line(&mut reader, &mut line) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {
+                let text = String::from_utf8_lossy(&line);
+                let text = text.trim_end_matches(['\n', '\r']).to_string();
+                if tx.send(wrap(text)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    if eof {
+        let _ = tx.send(Msg::Eof);
+    }
+}
+
+/// Reads one line, keeping at most `MAX_LINE_BYTES` of it. Returns the bytes
+/// consumed (0 at end of input).
+fn read_capped_line<R: BufRead>(reader: &mut R, out: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut consumed = 0;
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(consumed);
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(out.len());
+        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let n = chunk.len();
+        reader.consume(n);
+        consumed += n;
+        if done {
+            return Ok(consumed);
+        }
+    }
+}
+
+fn write_lines(mut stdin: ChildStdin, rx: Receiver<String>, broken: Arc<AtomicBool>) {
+    for line in rx {
+        let ok = stdin
+            .write_all(line.as_bytes())
+            .and_then(|_| stdin.write_all(b"\n"))
+            .and_then(|_| stdin.flush());
+        if ok.is_err() {
+            broken.store(true, Ordering::SeqCst);
+            return;
+        }
+    }
+}
+
+impl Transport for ChildTransport {
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        if let Some(text) = &self.closed {
+            return Err(text.clone());
+        }
+        let sent = match &self.to_writer {
+            Some(w) => w.send(line.to_string()).is_ok(),
+            None => false,
+        };
+        if !sent || self.broken.load(Ordering::SeqCst) {
+            let text = self.exit_text();
+            self.closed = Some(text.clone());
+            return Err(text);
+        }
+        Ok(())
+    }
+
+    fn recv(&mut self, deadline: Instant) -> Recv {
+        if let Some(text) = &self.closed {
+            return Recv::Closed(text.clone());
+        }
+        loop {
+            if INTERRUPTED.load(Ordering::SeqCst) {
+                return Recv::Interrupted;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Recv::Timeout;
+            }
+            match self.rx.recv_timeout((deadline - now).min(POLL_SLICE)) {
+                Ok(Msg::Out(line)) => return Recv::Line(line),
+                Ok(Msg::Err(line)) => return Recv::Stderr(line),
+                Ok(Msg::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    let text = self.exit_text();
+                    self.closed = Some(text.clone());
+                    return Recv::Closed(text);
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+    }
+
+    fn close(&mut self, grace: Duration) {
+        // Dropping the writer closes the engine's stdin: end of input.
+        self.to_writer = None;
+        let until = Instant::now() + grace;
+        while !self.reaped && Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(Some(_)) => break,
+                Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+                Err(_) => break,
+            }
+        }
+        // Even after a clean exit, helpers left in the group are killed.
+        self.kill_group();
+    }
+}
+
+impl Drop for ChildTransport {
+    fn drop(&mut self) {
+        self.kill_group();
+    }
+}
+
+/// Answers of a fake engine to each line it is sent; `None`: it exits.
+type Script = Box<dyn FnMut(&str) -> Option<Vec<String>> + Send>;
+
+/// A scripted engine for unit tests: `script` answers every line sent with
+/// the lines the engine would print; `None` means the engine has exited.
+pub struct FakeTransport {
+    script: Script,
+    queue: std::collections::VecDeque<String>,
+    exited: bool,
+    /// Everything the arena sent, for assertions.
+    pub sent: Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl FakeTransport {
+    pub fn new(script: impl FnMut(&str) -> Option<Vec<String>> + Send + 'static) -> Self {
+        FakeTransport {
+            script: Box::new(script),
+            queue: Default::default(),
+            exited: false,
+            sent: Default::default(),
+        }
+    }
+}
+
+impl Transport for FakeTransport {
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        if self.exited {
+            return Err("exit status 1".into());
+        }
+        if let Ok(mut s) = self.sent.lock() {
+            s.push(line.to_string());
+        }
+        match (self.script)(line) {
+            Some(out) => self.queue.extend(out),
+            None => self.exited = true,
+        }
+        Ok(())
+    }
+
+    fn recv(&mut self, _deadline: Instant) -> Recv {
+        match self.queue.pop_front() {
+            Some(line) => Recv::Line(line),
+            None if self.exited => Recv::Closed("exit status 1".into()),
+            None => Recv::Timeout,
+        }
+    }
+
+    fn close(&mut self, _grace: Duration) {
+        self.exited = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capped_lines() {
+        let data = vec![b'x'; MAX_LINE_BYTES + 10];
+        let mut input = data.clone();
+        input.extend_from_slice(b"\nshort\r\n");
+        let mut r = BufReader::new(&input[..]);
+        let mut line = Vec::new();
+        assert_eq!(
+            read_capped_line(&mut r, &mut line).unwrap(),
+            MAX_LINE_BYTES + 11
+        );
+        assert_eq!(line.len(), MAX_LINE_BYTES);
+        line.clear();
+        read_capped_line(&mut r, &mut line).unwrap();
+        assert_eq!(line, b"short\r\n");
+        line.clear();
+        assert_eq!(read_capped_line(&mut r, &mut line).unwrap(), 0);
+    }
+
+    /// Whether a process is gone (or a zombie nobody reaped yet).
+    fn gone(pid: &str) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat
+                .rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z')),
+        }
+    }
+
+    #[test]
+    fn close_kills_the_whole_process_group() {
+        // The "engine" starts a helper and then hangs, like a wrapper script.
+        let mut t = ChildTransport::spawn(
+            Path::new("sh"),
+            &["-c".into(), "sleep 30 & echo $!; sleep 30".into()],
+            None,
+        )
+        .unwrap();
+        let far = Instant::now() + Duration::from_secs(10);
+        let Recv::Line(helper) = t.recv(far) else {
+            panic!("no pid")
+        };
+        assert!(!gone(&helper), "helper runs");
+        let t0 = Instant::now();
+        t.close(Duration::from_millis(50));
+        assert!(t0.elapsed() < Duration::from_secs(2));
+        let until = Instant::now() + Duration::from_secs(5);
+        while !gone(&helper) && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert!(gone(&helper), "helper {helper} survived the group kill");
+    }
+
+    #[test]
+    fn child_exit_is_reported_and_waits_have_deadlines() {
+        let mut t = ChildTransport::spawn(
+            Path::new("sh"),
+            &["-c".into(), "read x; echo got $x; exit 7".into()],
+            None,
+        )
+        .unwrap();
+        let start = Instant::now();
+        assert_eq!(
+            t.recv(Instant::now() + Duration::from_millis(50)),
+            Recv::Timeout
+        );
+        assert!(start.elapsed() < Duration::from_secs(2));
+        t.send("hello").unwrap();
+        let far = Instant::now() + Duration::from_secs(10);
+        assert_eq!(t.recv(far), Recv::Line("got hello".into()));
+        assert_eq!(t.recv(far), Recv::Closed("exit status 7".into()));
+        assert!(t.send("more").is_err());
+        t.close(Duration::from_millis(10));
+    }
+}

@@ -1,0 +1,165 @@
+//! Records survive a killed arena: `--resume` finishes the match without
+//! replaying a finished game, and Ctrl-C stops cleanly keeping every game.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use support::{arena, arena_exe, mock, read_summary, temp_dir};
+
+const GAMES: u32 = 8;
+
+/// Two mocks that take ~30 ms per move, games cut at 10 plies: a match of
+/// a few seconds that can be interrupted in the middle.
+fn match_args(dir: &Path) -> Vec<String> {
+    let m = mock();
+    let mut v: Vec<String> = Vec::new();
+    for (name, seed) in [("a", 1), ("b", 2)] {
+        v.extend([
+            "--engine".into(),
+            format!("name={name}"),
+            format!("cmd={m}"),
+            format!("args=--fault slow --slow-ms 30 --seed {seed}"),
+            "st=1".into(),
+        ]);
+    }
+    let p = |f: &str| dir.join(f).to_string_lossy().into_owned();
+    v.extend([
+        "--games".into(),
+        GAMES.to_string(),
+        "--maxplies".into(),
+        "10".into(),
+        "--jsonl".into(),
+        p("games.jsonl"),
+        "--pgn".into(),
+        p("games.pgn"),
+        "--json".into(),
+        p("summary.json"),
+    ]);
+    v
+}
+
+fn start(dir: &Path, args: &[String]) -> Child {
+    Command::new(arena_exe())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(dir.join("first.out")).unwrap())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("arena starts")
+}
+
+fn recorded(dir: &Path) -> usize {
+    std::fs::read_to_string(dir.join("games.jsonl"))
+        .map(|t| t.lines().count())
+        .unwrap_or(0)
+}
+
+fn wait_for_games(dir: &Path, n: usize, child: &mut Child) {
+    let t0 = Instant::now();
+    while recorded(dir) < n {
+        assert!(child.try_wait().unwrap().is_none(), "arena ended too early");
+        assert!(t0.elapsed() < Duration::from_secs(60), "no games recorded");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn game_numbers(dir: &Path) -> Vec<u64> {
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let mut v: Vec<u64> = text
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).expect("whole JSON lines")["game"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+#[test]
+fn killed_arena_resumes_without_replaying() {
+    let dir = temp_dir("resume");
+    let args = match_args(&dir);
+    let mut child = start(&dir, &args);
+    wait_for_games(&dir, 2, &mut child);
+    child.kill().unwrap(); // SIGKILL: no chance to clean up
+    child.wait().unwrap();
+    let before = game_numbers(&dir);
+    assert!(
+        before.len() >= 2 && before.len() < GAMES as usize,
+        "{before:?}"
+    );
+
+    // Without --resume the arena refuses to mix into the old records.
+    let plain: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = arena(&plain, &dir);
+    assert_eq!(run.code, Some(3), "{}", run.output);
+    assert!(run.output.contains("--resume"), "{}", run.output);
+
+    let mut resumed = plain.clone();
+    resumed.push("--resume");
+    let run = arena(&resumed, &dir);
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let line = format!(
+        "Resuming: {} of {GAMES} games already recorded",
+        before.len()
+    );
+    assert!(run.output.contains(&line), "{}", run.output);
+    assert_eq!(
+        run.output.matches("Started game").count(),
+        GAMES as usize - before.len()
+    );
+    for g in &before {
+        assert!(
+            !run.output.contains(&format!("Started game {g} of")),
+            "game {g} replayed"
+        );
+    }
+    assert_eq!(game_numbers(&dir), (1..=GAMES as u64).collect::<Vec<_>>());
+    let summary = read_summary(&dir);
+    assert_eq!(summary["finished"], GAMES);
+    assert_eq!(summary["games"].as_array().unwrap().len(), GAMES as usize);
+    let pair = &summary["pairs"][0];
+    let total = pair["wins"].as_u64().unwrap()
+        + pair["draws"].as_u64().unwrap()
+        + pair["losses"].as_u64().unwrap();
+    assert_eq!(total, GAMES as u64);
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert!(pgn.matches("[Game \"").count() >= GAMES as usize);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_keeps_every_finished_game() {
+    let dir = temp_dir("sigint");
+    let args = match_args(&dir);
+    let mut child = start(&dir, &args);
+    wait_for_games(&dir, 1, &mut child);
+    // Safety: signalling our own child process, which is not reaped yet.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(10),
+            "arena did not stop on SIGINT"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    assert_eq!(status.code(), Some(130));
+    let out = std::fs::read_to_string(dir.join("first.out")).unwrap();
+    assert!(out.contains("Interrupted: "), "{out}");
+    let summary = read_summary(&dir);
+    assert_eq!(summary["interrupted"], true);
+    let n = game_numbers(&dir).len();
+    assert!(n >= 1 && n < GAMES as usize, "{n}");
+    assert_eq!(summary["finished"], n as u64);
+    assert_eq!(out.matches("Finished game").count(), n);
+}

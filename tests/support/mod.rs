@@ -1,0 +1,69 @@
+//! Helpers shared by the arena's end-to-end tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// No test run of the arena may take longer than this.
+const WATCHDOG: Duration = Duration::from_secs(120);
+
+pub fn mock() -> String {
+    env!("CARGO_BIN_EXE_mock-engine").to_string()
+}
+
+pub fn arena_exe() -> &'static str {
+    env!("CARGO_BIN_EXE_arena")
+}
+
+pub fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("stackfish-arena-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+pub struct Run {
+    pub code: Option<i32>,
+    /// stdout and stderr together.
+    pub output: String,
+    pub dir: PathBuf,
+}
+
+/// Runs the arena in `dir` with a watchdog, so a hanging arena fails the
+/// test instead of blocking it.
+pub fn arena(args: &[&str], dir: &Path) -> Run {
+    let out = dir.join("arena.out");
+    let err = dir.join("arena.err");
+    let mut child = Command::new(arena_exe())
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(std::fs::File::create(&out).expect("out file"))
+        .stderr(std::fs::File::create(&err).expect("err file"))
+        .spawn()
+        .expect("arena starts");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s;
+        }
+        if start.elapsed() > WATCHDOG {
+            let _ = child.kill();
+            panic!("arena still running after {WATCHDOG:?}: {args:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let output = std::fs::read_to_string(&out).unwrap_or_default()
+        + &std::fs::read_to_string(&err).unwrap_or_default();
+    Run {
+        code: status.code(),
+        output,
+        dir: dir.to_path_buf(),
+    }
+}
+
+pub fn read_summary(dir: &Path) -> serde_json::Value {
+    let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json written");
+    serde_json::from_str(&text).expect("summary is JSON")
+}
