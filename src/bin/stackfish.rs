@@ -31,6 +31,14 @@ enum Command {
         #[arg(long, default_value = "mixtour")]
         game: String,
     },
+    /// Solve a position by retrograde analysis (Silo only).
+    Solve {
+        /// Position string; the variant's start position if omitted.
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long, default_value = "silo")]
+        game: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -53,6 +61,21 @@ fn main() -> ExitCode {
             ) {
                 Ok(report) => {
                     print!("{report}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Solve { fen, game }) => {
+            use stackfish::game::silo::solve;
+            let clock = std::time::Instant::now();
+            match solve::solve_command(&game, fen.as_deref(), &solve::SolveLimits::default()) {
+                Ok((root, solution)) => {
+                    let seconds = clock.elapsed().as_secs_f64();
+                    print!("{}", solve::solve_report(&root, &solution, seconds));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

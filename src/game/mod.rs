@@ -5,6 +5,7 @@
 pub mod line;
 pub mod mixtour;
 pub mod perft;
+pub mod silo;
 pub mod variants;
 
 use std::fmt;

@@ -5,6 +5,7 @@
 
 use super::line::{AnyGame, Line, NamedLine};
 use super::mixtour::{Mixtour, MixtourVariant};
+use super::silo::{Silo, SiloVariant};
 use super::Game;
 
 /// Code that must be instantiated for the concrete game type of a variant.
@@ -15,7 +16,7 @@ pub trait VariantVisitor {
 
 /// Every variant name we know, in the order the `Game` option lists them.
 pub fn variant_names() -> &'static [&'static str] {
-    &["mixtour", "mixtour-5"]
+    &["mixtour", "mixtour-5", "silo", "silo-8"]
 }
 
 /// Calls `visitor` with the game type and settings of variant `name`
@@ -25,6 +26,8 @@ pub fn with_variant<V: VariantVisitor>(name: &str, visitor: V) -> Option<V::Outp
     Some(match name.as_str() {
         "mixtour" => visitor.visit::<Mixtour>("mixtour", MixtourVariant::STANDARD),
         "mixtour-5" => visitor.visit::<Mixtour>("mixtour-5", MixtourVariant::FIVE_POINTS),
+        "silo" => visitor.visit::<Silo>("silo", SiloVariant::STANDARD),
+        "silo-8" => visitor.visit::<Silo>("silo-8", SiloVariant::EIGHT),
         _ => return None,
     })
 }
