@@ -38,6 +38,9 @@ enum Command {
         fen: Option<String>,
         #[arg(long, default_value = "silo")]
         game: String,
+        /// auto, reachable or full.
+        #[arg(long, default_value = "auto")]
+        method: String,
     },
 }
 
@@ -69,10 +72,10 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Solve { fen, game }) => {
+        Some(Command::Solve { fen, game, method }) => {
             use stackfish::game::silo::solve;
             let clock = std::time::Instant::now();
-            match solve::solve_command(&game, fen.as_deref(), &solve::SolveLimits::default()) {
+            match solve::solve_command(&game, fen.as_deref(), &method) {
                 Ok((root, solution)) => {
                     let seconds = clock.elapsed().as_secs_f64();
                     print!("{}", solve::solve_report(&root, &solution, seconds));

@@ -80,18 +80,48 @@ impl fmt::Display for Value {
     }
 }
 
+/// How a position is solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// The full space when it applies (equal checker counts, small enough
+    /// index tables), else the reachable set.
+    Auto,
+    /// Number the positions reachable from the root through a hash map and
+    /// store the game graph explicitly; any checker counts.
+    Reachable,
+    /// Index every arrangement of the checkers with Red to move (Blue to
+    /// move is the mirror image) and sweep backwards with un-moves; no
+    /// graph or hash map is stored. Needs equal checker counts.
+    FullSpace,
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Method::Auto => "auto",
+            Method::Reachable => "retrograde analysis over the positions reachable from the root",
+            Method::FullSpace => {
+                "retrograde analysis over every arrangement of the checkers (colour-swap mirror symmetry)"
+            }
+        })
+    }
+}
+
 /// Bounds on the work a solve may do.
 #[derive(Clone, Copy, Debug)]
 pub struct SolveLimits {
+    pub method: Method,
     /// Stop with an error once this many distinct positions are found
     /// (about 60 bytes each while solving, 20 in the kept table).
     pub max_positions: usize,
 }
 
 impl Default for SolveLimits {
-    /// About 6 GiB at the peak.
+    /// About 6 GiB at the peak for the reachable method; the full-space
+    /// method takes 2 bytes a position, so the standard row (1.6e9) fits.
     fn default() -> SolveLimits {
         SolveLimits {
+            method: Method::Auto,
             max_positions: 100_000_000,
         }
     }
@@ -104,6 +134,8 @@ pub enum SolveError {
     TooWide { bits: u32 },
     /// More reachable positions than `SolveLimits::max_positions`.
     TooManyPositions { limit: usize },
+    /// The full-space method does not apply: `reason`.
+    NotFullSpace { reason: String },
 }
 
 impl fmt::Display for SolveError {
@@ -114,7 +146,10 @@ impl fmt::Display for SolveError {
                 "position key needs {bits} bits (at most 64): too many checkers to solve"
             ),
             SolveError::TooManyPositions { limit } => {
-                write!(f, "more than {limit} reachable positions")
+                write!(f, "more than {limit} positions")
+            }
+            SolveError::NotFullSpace { reason } => {
+                write!(f, "the full-space method does not apply: {reason}")
             }
         }
     }
@@ -142,37 +177,64 @@ fn key_bits(pos: &Silo) -> u32 {
     2 * pos.total() + pos.squares() as u32 + 1
 }
 
-/// Every reachable position's value, looked up by position.
-#[derive(Clone, Debug, Default)]
+/// Every solved position's value, looked up by position.
+#[derive(Clone, Debug)]
 pub struct Table {
-    index: HashMap<u64, u32, FxBuildHasher>,
-    values: Vec<Value>,
+    kind: TableKind,
+}
+
+#[derive(Clone, Debug)]
+enum TableKind {
+    /// From the reachable-set method: exact keys to values.
+    Reachable {
+        index: HashMap<u64, u32, FxBuildHasher>,
+        values: Vec<Value>,
+    },
+    /// From the full-space method: every arrangement of the checkers.
+    Full(Box<FullTable>),
 }
 
 impl Table {
-    /// The value of `pos`, if it was reachable from the solved position.
+    /// The value of `pos`, if the table covers it (the reachable method
+    /// covers what is reachable from its root; the full-space method every
+    /// position with the same row and checkers).
     pub fn value(&self, pos: &Silo) -> Option<Value> {
-        self.index.get(&key(pos)).map(|&i| self.values[i as usize])
+        match &self.kind {
+            TableKind::Reachable { index, values } => {
+                if key_bits(pos) > 64 {
+                    return None;
+                }
+                index.get(&key(pos)).map(|&i| values[i as usize])
+            }
+            TableKind::Full(full) => full.value(pos),
+        }
     }
 
+    /// Positions in the table (the full-space method stores each position
+    /// once for both sides to move, by symmetry).
     pub fn len(&self) -> usize {
-        self.values.len()
+        match &self.kind {
+            TableKind::Reachable { values, .. } => values.len(),
+            TableKind::Full(full) => full.values.len(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.len() == 0
     }
 
     /// How many of the positions are wins, losses and draws for the side
     /// to move.
     pub fn census(&self) -> (u64, u64, u64) {
         let mut c = (0, 0, 0);
-        for v in &self.values {
-            match v {
-                Value::Win(_) => c.0 += 1,
-                Value::Loss(_) => c.1 += 1,
-                Value::Draw => c.2 += 1,
-            }
+        let mut count = |v: Value| match v {
+            Value::Win(_) => c.0 += 1,
+            Value::Loss(_) => c.1 += 1,
+            Value::Draw => c.2 += 1,
+        };
+        match &self.kind {
+            TableKind::Reachable { values, .. } => values.iter().for_each(|&v| count(v)),
+            TableKind::Full(full) => full.values.iter().for_each(|&e| count(decode(e))),
         }
         c
     }
@@ -187,8 +249,10 @@ pub struct Solution {
     pub pv: Vec<Move>,
     /// Distinct positions reachable from the root, the root included.
     pub positions: u64,
-    /// Moves between them (edges of the game graph).
+    /// Moves between them (edges of the game graph); for the full-space
+    /// method, the backward moves followed.
     pub edges: u64,
+    pub method: Method,
     pub table: Table,
 }
 
@@ -243,8 +307,9 @@ fn from_key(k: u64, squares: usize, counts: [u8; 2]) -> Silo {
     pos
 }
 
-/// Solves `root`: every position reachable from it gets its value.
-pub fn solve(root: &Silo, limits: &SolveLimits) -> Result<Solution, SolveError> {
+/// Solves `root` by the reachable-set method: every position reachable from
+/// it gets its value. Works for any checker counts whose key fits 64 bits.
+pub fn solve_reachable(root: &Silo, limits: &SolveLimits) -> Result<Solution, SolveError> {
     let bits = key_bits(root);
     if bits > 64 {
         return Err(SolveError::TooWide { bits });
@@ -361,19 +426,22 @@ pub fn solve(root: &Silo, limits: &SolveLimits) -> Result<Solution, SolveError> 
     drop(open);
 
     let table = Table {
-        index,
-        values: value
-            .into_iter()
-            .map(|v| v.unwrap_or(Value::Draw))
-            .collect(),
+        kind: TableKind::Reachable {
+            index,
+            values: value
+                .into_iter()
+                .map(|v| v.unwrap_or(Value::Draw))
+                .collect(),
+        },
     };
-    let root_value = table.values[0];
+    let root_value = table.value(root).expect("the root is in its table");
     let pv = principal_line(root, &table);
     Ok(Solution {
         value: root_value,
         pv,
         positions: n as u64,
         edges,
+        method: Method::Reachable,
         table,
     })
 }
@@ -420,8 +488,18 @@ pub fn principal_line(root: &Silo, table: &Table) -> Vec<Move> {
 pub fn solve_command(
     name: &str,
     fen: Option<&str>,
-    limits: &SolveLimits,
+    method: &str,
 ) -> Result<(Silo, Solution), String> {
+    let method = match method {
+        "auto" => Method::Auto,
+        "reachable" => Method::Reachable,
+        "full" => Method::FullSpace,
+        other => return Err(format!("unknown method '{other}' (auto, reachable, full)")),
+    };
+    let limits = SolveLimits {
+        method,
+        ..SolveLimits::default()
+    };
     struct Root<'a>(Option<&'a str>);
     impl crate::game::VariantVisitor for Root<'_> {
         type Output = Result<Silo, String>;
@@ -441,7 +519,7 @@ pub fn solve_command(
             crate::game::variant_names().join(", ")
         ))
     })?;
-    let solution = solve(&root, limits).map_err(|e| e.to_string())?;
+    let solution = solve(&root, &limits).map_err(|e| e.to_string())?;
     Ok((root, solution))
 }
 
@@ -458,13 +536,14 @@ pub fn solve_report(root: &Silo, solution: &Solution, seconds: f64) -> String {
     let pv: Vec<String> = solution.pv.iter().map(|m| m.to_string()).collect();
     let (wins, losses, draws) = solution.table.census();
     format!(
-        "Position: {}\nValue: {} for player {} to move\nResult: {}\nOptimal line length: {} plies\nLine: {}\nMethod: retrograde analysis over all reachable positions\nPositions: {} ({} wins, {} losses, {} draws for the side to move)\nEdges: {}\nTime: {:.3} s\n",
+        "Position: {}\nValue: {} for player {} to move\nResult: {}\nOptimal line length: {} plies\nLine: {}\nMethod: {}\nPositions: {} ({} wins, {} losses, {} draws for the side to move)\nEdges: {}\nTime: {:.3} s\n",
         root.fen(),
         solution.value,
         root.side_to_move().digit(),
         result,
         length,
         pv.join(" "),
+        solution.method,
         solution.positions,
         wins,
         losses,
@@ -472,4 +551,434 @@ pub fn solve_report(root: &Silo, solution: &Solution, seconds: f64) -> String {
         solution.edges,
         seconds
     )
+}
+
+/// Solves `root` by the method `limits.method` asks for.
+pub fn solve(root: &Silo, limits: &SolveLimits) -> Result<Solution, SolveError> {
+    match limits.method {
+        Method::Reachable => solve_reachable(root, limits),
+        Method::FullSpace => solve_full(root),
+        Method::Auto => match FullSpace::new(root) {
+            Ok(_) => solve_full(root),
+            Err(_) => solve_reachable(root, limits),
+        },
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The full-space method.
+//
+// Every arrangement of r Red and b Blue checkers on the row, with Red to
+// move, gets an index: (rank of the colour string in reading order) x (rank
+// of the stack heights). A position with Blue to move is looked up as its
+// mirror image (row reversed, colours swapped), which with r = b is in the
+// same space, so the table is half the size and the rules are only ever
+// applied for Red.
+//
+// Each entry is 16 bits (`Entry`): while open, how many children are not yet
+// known to be wins for their mover; once solved, win/loss and distance.
+// The sweep goes backwards by distance from the finished positions, with
+// un-moves: the position before Blue's move onto square t is found by
+// taking Blue's highest checker on t and all above it back to t + 1 (that
+// segment is exactly what Blue moved). A finished position is never a
+// predecessor, since no move is played from it.
+
+/// Largest colour-string length with a direct rank table (2^24 entries).
+const MAX_FULL_CHECKERS: u32 = 24;
+/// Largest unary height code: it must fit a u64.
+const MAX_FULL_HEIGHT_BITS: u32 = 63;
+
+/// One table entry: bit 15 solved, bit 14 win (for Red to move), bits
+/// 0..14 the distance in plies; unsolved: the open-children count.
+type Entry = u16;
+const SOLVED: Entry = 1 << 15;
+const WIN: Entry = 1 << 14;
+const DISTANCE: Entry = WIN - 1;
+
+fn decode(e: Entry) -> Value {
+    if e & SOLVED == 0 {
+        Value::Draw
+    } else if e & WIN != 0 {
+        Value::Win(e & DISTANCE)
+    } else {
+        Value::Loss(e & DISTANCE)
+    }
+}
+
+fn encode(v: Value) -> Entry {
+    match v {
+        Value::Win(n) => SOLVED | WIN | n,
+        Value::Loss(n) => SOLVED | n,
+        Value::Draw => 0,
+    }
+}
+
+/// An arrangement: colours in reading order (1 = Blue) and heights.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Row {
+    pub(super) colours: u64,
+    pub(super) heights: [u8; MAX_SQUARES],
+}
+
+#[inline]
+fn mask(n: u32) -> u64 {
+    if n >= 64 {
+        !0
+    } else {
+        (1u64 << n) - 1
+    }
+}
+
+/// The index tables of one row length and checker count.
+#[derive(Clone, Debug)]
+pub(super) struct FullSpace {
+    squares: usize,
+    /// Checkers per colour (equal).
+    per_side: u32,
+    total: u32,
+    /// Colour strings with `per_side` ones, in increasing order.
+    patterns: Vec<u32>,
+    /// Rank of each colour string (by value; unused entries 0).
+    pattern_rank: Vec<u32>,
+    /// Heights of each composition of `total` into `squares` parts, in
+    /// increasing order of their unary codes.
+    compositions: Vec<[u8; MAX_SQUARES]>,
+    /// Binomial coefficients, `binomial[n][k]`, to rank compositions
+    /// without a table as large as their codes (which would miss the cache).
+    binomial: Vec<[u64; MAX_SQUARES]>,
+}
+
+/// The values of every arrangement with Red to move.
+#[derive(Clone, Debug)]
+struct FullTable {
+    space: FullSpace,
+    values: Vec<Entry>,
+}
+
+impl FullTable {
+    fn value(&self, pos: &Silo) -> Option<Value> {
+        let sp = &self.space;
+        if pos.squares() != sp.squares
+            || pos.checkers(Side::P1) != sp.per_side
+            || pos.checkers(Side::P2) != sp.per_side
+        {
+            return None;
+        }
+        let row = Row {
+            colours: pos.colours as u64,
+            heights: pos.heights,
+        };
+        let row = match pos.side_to_move() {
+            Side::P1 => row,
+            Side::P2 => sp.mirror(row),
+        };
+        Some(decode(self.values[sp.index(&row) as usize]))
+    }
+}
+
+/// Next larger number with the same count of ones (Gosper's hack).
+fn next_combination(x: u64) -> u64 {
+    let c = x & x.wrapping_neg();
+    let r = x + c;
+    (((r ^ x) >> 2) / c) | r
+}
+
+impl FullSpace {
+    pub(super) fn new(root: &Silo) -> Result<FullSpace, SolveError> {
+        let not = |reason: String| Err(SolveError::NotFullSpace { reason });
+        let (r, b) = (root.checkers(Side::P1), root.checkers(Side::P2));
+        if r != b {
+            return not(format!(
+                "{r} Red and {b} Blue checkers: the mirror symmetry needs equal counts"
+            ));
+        }
+        let (squares, total) = (root.squares(), r + b);
+        let height_bits = total + squares as u32 - 1;
+        if total > MAX_FULL_CHECKERS || height_bits > MAX_FULL_HEIGHT_BITS {
+            return not(format!(
+                "{total} checkers on {squares} squares: index tables too large"
+            ));
+        }
+        let count = |bits: u32, ones: u32| -> u64 {
+            // Binomial(bits, ones), exact in u128 for these sizes.
+            let mut c: u128 = 1;
+            for i in 0..ones as u128 {
+                c = c * (bits as u128 - i) / (i + 1);
+            }
+            c as u64
+        };
+        let size = count(total, r).saturating_mul(count(height_bits, total));
+        // Frontier entries are u32; that also bounds the table to 8 GiB.
+        if size > u32::MAX as u64 {
+            return not(format!("{size} positions"));
+        }
+        let mut binomial = vec![[0u64; MAX_SQUARES]; height_bits as usize + 1];
+        for n in 0..binomial.len() {
+            binomial[n][0] = 1;
+            for k in 1..MAX_SQUARES {
+                binomial[n][k] = if n == 0 {
+                    0
+                } else {
+                    binomial[n - 1][k - 1] + binomial[n - 1][k]
+                };
+            }
+        }
+        let mut patterns = Vec::new();
+        let mut pattern_rank = vec![0u32; 1 << total];
+        let mut x = mask(b);
+        while x < 1 << total {
+            pattern_rank[x as usize] = patterns.len() as u32;
+            patterns.push(x as u32);
+            x = next_combination(x);
+        }
+        let mut compositions = Vec::new();
+        // Unary code: per square, `h` ones then a zero (the last zero left
+        // out), so the codes are the strings with `total` ones.
+        let mut x = mask(total);
+        while x < 1 << height_bits {
+            let mut heights = [0u8; MAX_SQUARES];
+            let mut rest = x;
+            for h in heights.iter_mut().take(squares) {
+                let n = rest.trailing_ones();
+                *h = n as u8;
+                rest >>= n + 1;
+            }
+            compositions.push(heights);
+            x = next_combination(x);
+        }
+        Ok(FullSpace {
+            squares,
+            per_side: r,
+            total,
+            patterns,
+            pattern_rank,
+            compositions,
+            binomial,
+        })
+    }
+
+    pub(super) fn size(&self) -> u64 {
+        self.patterns.len() as u64 * self.compositions.len() as u64
+    }
+
+    /// The rank of the colours times the number of compositions plus the
+    /// rank of the heights. The unary code of the heights has its zeros at
+    /// z_j = h_0 + .. + h_j + j; codes with the same number of ones in
+    /// increasing order are the complements of the zero sets in decreasing
+    /// colex order, whose rank is the sum of binomial(z_j, j + 1).
+    #[inline]
+    pub(super) fn index(&self, row: &Row) -> u64 {
+        let mut colex = 0;
+        let mut z = 0;
+        for j in 0..self.squares - 1 {
+            z += row.heights[j] as usize;
+            colex += self.binomial[z + j][j + 1];
+        }
+        let count = self.compositions.len() as u64;
+        self.pattern_rank[row.colours as usize] as u64 * count + (count - 1 - colex)
+    }
+
+    #[inline]
+    pub(super) fn row(&self, index: u64) -> Row {
+        let n = self.compositions.len() as u64;
+        Row {
+            colours: self.patterns[(index / n) as usize] as u64,
+            heights: self.compositions[(index % n) as usize],
+        }
+    }
+
+    /// The row reversed with the colours swapped: Blue's view as Red's.
+    #[inline]
+    pub(super) fn mirror(&self, row: Row) -> Row {
+        let mut out = Row {
+            colours: 0,
+            heights: [0; MAX_SQUARES],
+        };
+        let mut start = 0;
+        let mut end = self.total;
+        for sq in 0..self.squares {
+            let h = row.heights[sq] as u32;
+            let stack = (!row.colours >> start) & mask(h);
+            end -= h;
+            out.colours |= stack << end;
+            out.heights[self.squares - 1 - sq] = h as u8;
+            start += h;
+        }
+        out
+    }
+
+    /// Takes `owner`'s highest checker on `from` with everything above it
+    /// onto the top of the neighbour `to`; `None` if `from` holds none.
+    #[inline]
+    fn transfer(&self, row: &Row, owner: Side, from: usize, to: usize) -> Option<Row> {
+        let start: u32 = row.heights[..from].iter().map(|&h| h as u32).sum();
+        let end = start + row.heights[from] as u32;
+        let span = mask(end) & !mask(start);
+        let own = match owner {
+            Side::P1 => !row.colours & span,
+            Side::P2 => row.colours & span,
+        };
+        if own == 0 {
+            return None;
+        }
+        let p = 63 - own.leading_zeros();
+        let k = end - p;
+        let segment = (row.colours >> p) & mask(k);
+        let mut out = *row;
+        if to == from + 1 {
+            let ht = row.heights[to] as u32;
+            let target = (row.colours >> end) & mask(ht);
+            let span = mask(end + ht) & !mask(p);
+            out.colours = (row.colours & !span) | (target | segment << ht) << p;
+        } else {
+            let rest = (row.colours >> start) & mask(p - start);
+            out.colours = (row.colours & !span) | (segment | rest << k) << start;
+        }
+        out.heights[from] -= k as u8;
+        out.heights[to] += k as u8;
+        Some(out)
+    }
+
+    /// Whether `side` has all its checkers as one run in one stack.
+    fn has_won(&self, row: &Row, side: Side) -> bool {
+        let own = match side {
+            Side::P1 => !row.colours & mask(self.total),
+            Side::P2 => row.colours,
+        };
+        let lo = own.trailing_zeros();
+        let hi = 63 - own.leading_zeros();
+        if own.count_ones() != hi - lo + 1 {
+            return false;
+        }
+        let mut end = 0;
+        for &h in &row.heights[..self.squares] {
+            end += h as u32;
+            if lo < end {
+                return hi < end;
+            }
+        }
+        false
+    }
+
+    fn is_over(&self, row: &Row) -> bool {
+        self.has_won(row, Side::P1) || self.has_won(row, Side::P2)
+    }
+
+    /// How many children `row` has: a move per square but the last holding
+    /// a Red checker, or the pass.
+    fn move_count(&self, row: &Row) -> Entry {
+        let mut n = 0;
+        let mut start = 0;
+        for &h in &row.heights[..self.squares - 1] {
+            let end = start + h as u32;
+            n += (!row.colours & mask(end) & !mask(start) != 0) as Entry;
+            start = end;
+        }
+        n.max(1)
+    }
+
+    /// Red's moves from `row` as the indices (used by the tests to check
+    /// `parents` against the forward moves) of the children (mirrored to
+    /// Red to move); the pass when Red has no move.
+    #[cfg(test)]
+    pub(super) fn children(&self, row: &Row, out: &mut Vec<u64>) {
+        out.clear();
+        for sq in 0..self.squares - 1 {
+            if let Some(child) = self.transfer(row, Side::P1, sq, sq + 1) {
+                out.push(self.index(&self.mirror(child)));
+            }
+        }
+        if out.is_empty() {
+            out.push(self.index(&self.mirror(*row)));
+        }
+    }
+
+    /// The unfinished positions (as indices, mirrored to Red to move) from
+    /// which Blue's last move or forced pass led to `row` (Red to move).
+    pub(super) fn parents(&self, row: &Row, out: &mut Vec<u64>) {
+        out.clear();
+        for t in 0..self.squares - 1 {
+            if let Some(before) = self.transfer(row, Side::P2, t, t + 1) {
+                if !self.is_over(&before) {
+                    out.push(self.index(&self.mirror(before)));
+                }
+            }
+        }
+        // Blue passed: all Blue checkers on square a, nothing finished.
+        let first = row.heights[0] as u32;
+        if row.colours & !mask(first) == 0 && !self.is_over(row) {
+            out.push(self.index(&self.mirror(*row)));
+        }
+    }
+}
+
+/// Solves `root` by the full-space method: the value of every position with
+/// the same row length and checkers, whether reachable or not.
+pub fn solve_full(root: &Silo) -> Result<Solution, SolveError> {
+    let space = FullSpace::new(root)?;
+    let n = space.size();
+    let mut values: Vec<Entry> = vec![0; n as usize];
+    let mut frontier: Vec<u32> = Vec::new();
+    let mut buffer = Vec::with_capacity(MAX_SQUARES + 1);
+    for i in 0..n {
+        let row = space.row(i);
+        // Red to move: Blue moved last, so Blue's run counts first.
+        if space.has_won(&row, Side::P2) {
+            values[i as usize] = encode(Value::Loss(0));
+            frontier.push(i as u32);
+        } else if space.has_won(&row, Side::P1) {
+            values[i as usize] = encode(Value::Win(0));
+            frontier.push(i as u32);
+        } else {
+            values[i as usize] = space.move_count(&row);
+        }
+    }
+    let mut edges = 0u64;
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for &c in &frontier {
+            let v = decode(values[c as usize]);
+            space.parents(&space.row(c as u64), &mut buffer);
+            edges += buffer.len() as u64;
+            for &p in &buffer {
+                let e = &mut values[p as usize];
+                if *e & SOLVED != 0 {
+                    continue;
+                }
+                match v {
+                    Value::Loss(_) => {
+                        *e = encode(v.parent());
+                        next.push(p as u32);
+                    }
+                    _ => {
+                        *e -= 1;
+                        if *e == 0 {
+                            *e = encode(v.parent());
+                            next.push(p as u32);
+                        }
+                    }
+                }
+            }
+        }
+        frontier = next;
+    }
+    // Whatever is still open is a draw; clear the counters.
+    for e in values.iter_mut() {
+        if *e & SOLVED == 0 {
+            *e = 0;
+        }
+    }
+    let table = Table {
+        kind: TableKind::Full(Box::new(FullTable { space, values })),
+    };
+    let value = table.value(root).expect("the root is in its space");
+    let pv = principal_line(root, &table);
+    Ok(Solution {
+        value,
+        pv,
+        positions: n,
+        edges,
+        method: Method::FullSpace,
+        table,
+    })
 }
