@@ -432,6 +432,13 @@ impl Game for Silo {
     }
 }
 
+/// Consistent with `Eq`: equal positions have equal Zobrist hashes.
+impl std::hash::Hash for Silo {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
+}
+
 impl fmt::Debug for Silo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Silo({})", self.fen())

@@ -3,12 +3,13 @@
 //! of its optimal line (win fastest, lose slowest), and perfect play.
 //! Pure: no I/O, no clocks; the caller times it.
 //!
-//! Why retrograde and not alpha-beta: the standard row has a few million
-//! reachable positions (see README-silo.md for the figures), so all of them
-//! fit in memory, and one backward sweep gives exact distances for every
-//! one of them, which the engine then plays from. Depth-first proof search
-//! has to re-prove the same positions at every iteration of the distance
-//! bound; `prove_depth` below is that method, kept to measure against.
+//! Why retrograde and not a forward search: the standard row has 1.6e9
+//! arrangements with Red to move (the other side is the mirror image), and
+//! at 2 bytes each they fit in memory; one backward sweep then gives exact
+//! distances for every one of them, which the engine plays from. A
+//! depth-first proof search must re-prove positions at every iteration of
+//! the distance bound; `prove_by_search` below is that method, kept to
+//! measure against (README-silo.md has the figures).
 //!
 //! Draws. The rules know no draw, and the house rule makes a third
 //! repetition one. A position is a draw here when neither side can force a
@@ -981,4 +982,116 @@ pub fn solve_full(root: &Silo) -> Result<Solution, SolveError> {
         method: Method::FullSpace,
         table,
     })
+}
+
+// ---------------------------------------------------------------------------
+// Depth-first proof search, kept to measure the retrograde methods against
+// (and as a fallback where no table fits: it needs memory only for what it
+// visits).
+
+/// What the proof search knows of a position: the largest bound at which
+/// it is still open, and the smallest at which it is decided (and how).
+#[derive(Clone, Copy, Debug)]
+struct Proof {
+    /// Open within this many plies (0: nothing known).
+    open_within: u16,
+    /// Decided within this many plies: (bound, side to move wins).
+    decided: Option<(u16, bool)>,
+}
+
+/// The statistics of a proof search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProofStats {
+    /// The value, or `Value::Draw` if no bound up to the limit decided it.
+    pub value: Value,
+    /// Positions expanded, over all iterations.
+    pub nodes: u64,
+    /// Distinct positions in the memo at the end.
+    pub positions: u64,
+}
+
+/// Iterative deepening on the ply bound d: "can the side to move force a
+/// win within d plies, or the opponent?" with every answer memoised; the
+/// first d that decides the root is its exact distance (the fastest win or
+/// slowest loss). Gives up with `TooManyPositions` past `max_positions`.
+pub fn prove_by_search(
+    root: &Silo,
+    max_plies: u16,
+    max_positions: usize,
+) -> Result<ProofStats, SolveError> {
+    let mut memo: HashMap<Silo, Proof, FxBuildHasher> = HashMap::default();
+    let mut nodes = 0;
+    for d in 0..=max_plies {
+        if let Some(win) = bounded(root, d, &mut memo, &mut nodes, max_positions)? {
+            let value = if win { Value::Win(d) } else { Value::Loss(d) };
+            return Ok(ProofStats {
+                value,
+                nodes,
+                positions: memo.len() as u64,
+            });
+        }
+    }
+    Ok(ProofStats {
+        value: Value::Draw,
+        nodes,
+        positions: memo.len() as u64,
+    })
+}
+
+/// `Some(true)`: the side to move wins within `d` plies; `Some(false)`: it
+/// loses within `d`; `None`: neither is forced within `d`.
+fn bounded(
+    pos: &Silo,
+    d: u16,
+    memo: &mut HashMap<Silo, Proof, FxBuildHasher>,
+    nodes: &mut u64,
+    max_positions: usize,
+) -> Result<Option<bool>, SolveError> {
+    if let Some(v) = terminal_value(pos) {
+        return Ok(Some(matches!(v, Value::Win(_))));
+    }
+    if d == 0 {
+        return Ok(None);
+    }
+    if let Some(p) = memo.get(pos) {
+        match p.decided {
+            Some((bound, win)) if bound <= d => return Ok(Some(win)),
+            _ if p.open_within >= d => return Ok(None),
+            _ => {}
+        }
+    }
+    *nodes += 1;
+    let mut moves = Vec::with_capacity(MAX_SQUARES);
+    pos.generate_moves(&mut moves);
+    let mut all_lose_for_us = true;
+    let mut result = None;
+    for mv in moves {
+        let mut child = *pos;
+        child.play(mv);
+        match bounded(&child, d - 1, memo, nodes, max_positions)? {
+            Some(false) => {
+                result = Some(true);
+                break;
+            }
+            Some(true) => {}
+            None => all_lose_for_us = false,
+        }
+    }
+    if result.is_none() && all_lose_for_us {
+        result = Some(false);
+    }
+    if memo.len() >= max_positions && !memo.contains_key(pos) {
+        return Err(SolveError::TooManyPositions {
+            limit: max_positions,
+        });
+    }
+    let entry = memo.entry(*pos).or_insert(Proof {
+        open_within: 0,
+        decided: None,
+    });
+    match result {
+        Some(win) => entry.decided = Some((d, win)),
+        None => entry.open_within = entry.open_within.max(d),
+    }
+    Ok(result)
 }

@@ -932,3 +932,59 @@ fn solve_command_reports_through_the_registry() {
     assert!(solve::solve_command("nope", None, "auto").is_err());
     assert!(solve::solve_command("silo", Some("11/22/11/22 1"), "magic").is_err());
 }
+
+#[test]
+fn proof_search_agrees_with_the_tables() {
+    let mut rng = StdRng::seed_from_u64(77);
+    for _ in 0..60 {
+        let (r, b) = (rng.gen_range(1..=3), rng.gen_range(1..=3));
+        let p = random_position(&mut rng, 4, r, b);
+        let table = solve::solve(&p, &REACHABLE).unwrap();
+        let proof = solve::prove_by_search(&p, 100, 1_000_000).unwrap();
+        assert_eq!(proof.value, table.value, "{p:?}");
+    }
+    let p = pos("11/22/11/22 1");
+    assert_eq!(
+        solve::prove_by_search(&p, 100, 1_000_000).unwrap().value,
+        minimax_value(&p, 80)
+    );
+    assert_eq!(
+        solve::prove_by_search(&p, 100, 10),
+        Err(solve::SolveError::TooManyPositions { limit: 10 })
+    );
+}
+
+/// Timing of the methods side by side (wall clock, so not an assertion):
+/// `cargo test --release --lib measure_solvers -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_solvers() {
+    for fen in [
+        "11/22/11/22 1",
+        "111/222/111/222 1",
+        "11/22/11/22/11/22 1",
+        "1/2/1/2/1/2 1",
+        "111/222/1/2/1/2 1",
+    ] {
+        let p = pos(fen);
+        let clock = std::time::Instant::now();
+        let full = solve::solve(&p, &FULL).unwrap();
+        let t_full = clock.elapsed().as_secs_f64();
+        let clock = std::time::Instant::now();
+        let limits = SolveLimits {
+            method: Method::Reachable,
+            max_positions: 50_000_000,
+        };
+        let reach = solve::solve(&p, &limits).unwrap();
+        let t_reach = clock.elapsed().as_secs_f64();
+        let clock = std::time::Instant::now();
+        let proof = solve::prove_by_search(&p, 400, 50_000_000).unwrap();
+        let t_proof = clock.elapsed().as_secs_f64();
+        assert_eq!(full.value, reach.value);
+        assert_eq!(full.value, proof.value);
+        println!(
+            "{fen}: {} | full space {} positions {t_full:.3} s | reachable {} positions {t_reach:.3} s | proof search {} nodes {} positions {t_proof:.3} s",
+            full.value, full.positions, reach.positions, proof.nodes, proof.positions
+        );
+    }
+}
