@@ -1,7 +1,7 @@
 //! Static evaluation of a Silo position, from the side to move's view.
 //! Every term is a named weight so tuning can find and change it.
 
-use super::Silo;
+use super::{low_bits, Silo};
 use crate::game::{Game, Side};
 
 /// Per unbroken run of a player's checkers beyond the first: the win is one
@@ -14,21 +14,19 @@ pub const EXTRA_STACK: i32 = 30;
 pub const TEMPO: i32 = 10;
 
 /// (runs, stacks) of `side`: maximal blocks of its checkers inside a stack,
-/// and stacks holding at least one of them.
+/// and stacks holding at least one of them. From the colour bits: a run
+/// starts at each own checker whose neighbour below (in the same stack) is
+/// not its own.
 pub fn fragments(pos: &Silo, side: Side) -> (i32, i32) {
-    let (mut runs, mut stacks) = (0, 0);
-    for sq in 0..pos.squares() {
-        let stack = pos.stack(sq);
-        let mut previous = None;
-        let mut here = false;
-        for &c in &stack {
-            if c == side && previous != Some(side) {
-                runs += 1;
-            }
-            here |= c == side;
-            previous = Some(c);
+    let own = pos.own_bits(side);
+    let (mut runs, mut stacks, mut start) = (0, 0, 0);
+    for &h in &pos.heights[..pos.squares()] {
+        let stack = (own >> start) & low_bits(h as u32);
+        if stack != 0 {
+            stacks += 1;
+            runs += (stack & !(stack << 1)).count_ones() as i32;
         }
-        stacks += here as i32;
+        start += h as u32;
     }
     (runs, stacks)
 }

@@ -988,3 +988,20 @@ fn measure_solvers() {
         );
     }
 }
+
+#[test]
+fn evaluation_counts_runs_and_stacks() {
+    use super::eval::{fragments, EXTRA_RUN, EXTRA_STACK, TEMPO};
+    let p = pos("121/2/x/1 1");
+    // Red: runs a0, a2, d0 in stacks a, d; Blue: runs a1, b0 in stacks a, b.
+    assert_eq!(fragments(&p, Side::P1), (3, 2));
+    assert_eq!(fragments(&p, Side::P2), (2, 2));
+    assert_eq!(p.evaluate(), TEMPO - EXTRA_RUN);
+    assert_eq!(pos("121/2/x/1 2").evaluate(), TEMPO + EXTRA_RUN);
+    assert_eq!(pos("1/2/1/2 1").evaluate(), TEMPO);
+    // Red's two checkers in one run; Blue's in two stacks.
+    assert_eq!(
+        pos("2/11/x/2 2").evaluate(),
+        TEMPO - EXTRA_RUN - EXTRA_STACK
+    );
+}
