@@ -1005,3 +1005,38 @@ fn evaluation_counts_runs_and_stacks() {
         TEMPO - EXTRA_RUN - EXTRA_STACK
     );
 }
+
+/// How far a forward proof gets on the 1 x 8 start in about two minutes:
+/// `cargo test --release --lib measure_silo8 -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn measure_silo8() {
+    let p = Silo::start(&SiloVariant::EIGHT);
+    let clock = std::time::Instant::now();
+    for d in 1..200 {
+        match solve::prove_by_search(&p, d, 40_000_000) {
+            Ok(proof) => {
+                println!(
+                    "bound {d}: {} | {} nodes, {} positions, {:.1} s",
+                    proof.value,
+                    proof.nodes,
+                    proof.positions,
+                    clock.elapsed().as_secs_f64()
+                );
+                if proof.value != Value::Draw {
+                    break;
+                }
+            }
+            Err(e) => {
+                println!(
+                    "bound {d}: {e} after {:.1} s",
+                    clock.elapsed().as_secs_f64()
+                );
+                break;
+            }
+        }
+        if clock.elapsed().as_secs() > 120 {
+            break;
+        }
+    }
+}
