@@ -1002,7 +1002,8 @@ struct Proof {
 /// The statistics of a proof search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ProofStats {
-    /// The value, or `Value::Draw` if no bound up to the limit decided it.
+    /// The value; `Value::Draw` here means only that no bound up to the
+    /// limit decided it (a true draw if the limit exceeds every distance).
     pub value: Value,
     /// Positions expanded, over all iterations.
     pub nodes: u64,
