@@ -188,6 +188,9 @@ pub struct Table {
 enum TableKind {
     /// From the reachable-set method: exact keys to values.
     Reachable {
+        /// Row length and checkers of the game: keys of other games could
+        /// coincide with these.
+        shape: (usize, [u8; 2]),
         index: HashMap<u64, u32, FxBuildHasher>,
         values: Vec<Value>,
     },
@@ -201,8 +204,12 @@ impl Table {
     /// position with the same row and checkers).
     pub fn value(&self, pos: &Silo) -> Option<Value> {
         match &self.kind {
-            TableKind::Reachable { index, values } => {
-                if key_bits(pos) > 64 {
+            TableKind::Reachable {
+                shape,
+                index,
+                values,
+            } => {
+                if *shape != (pos.squares(), pos.counts) || key_bits(pos) > 64 {
                     return None;
                 }
                 index.get(&key(pos)).map(|&i| values[i as usize])
@@ -428,6 +435,7 @@ pub fn solve_reachable(root: &Silo, limits: &SolveLimits) -> Result<Solution, So
 
     let table = Table {
         kind: TableKind::Reachable {
+            shape: (squares, counts),
             index,
             values: value
                 .into_iter()

@@ -920,6 +920,9 @@ fn best_move_wins_fastest_and_loses_slowest() {
         Some("a".into())
     );
     assert_eq!(s.table.value(&pos("x/211/2/x 2")), Some(Value::Loss(0)));
+    // Another game's position is not in the table, whatever its key.
+    assert_eq!(s.table.value(&pos("x/211/2/x/x/x 2")), None);
+    assert_eq!(s.table.value(&pos("x/2111/2/x 2")), None);
 }
 
 #[test]
@@ -1039,4 +1042,16 @@ fn measure_silo8() {
             break;
         }
     }
+}
+
+#[test]
+fn pretty_draws_the_stacks_upwards() {
+    let text = pos("121/x/2/x 2").pretty();
+    let lines: Vec<&str> = text.lines().collect();
+    // Top level first: Red on a; then Blue on a; then Red on a, Blue on c.
+    assert_eq!(lines[0].trim_end(), "    R");
+    assert_eq!(lines[1].trim_end(), "    B");
+    assert_eq!(lines[2].trim_end(), "    R     B");
+    assert_eq!(lines[4].trim_end(), "    a  b  c  d");
+    assert!(text.contains("Fen: 121/x/2/x 2"), "{text}");
 }
