@@ -56,6 +56,17 @@ enum Command {
         #[arg(long)]
         open: bool,
     },
+    /// Solve a position by retrograde analysis (Silo only).
+    Solve {
+        /// Position string; the variant's start position if omitted.
+        #[arg(long)]
+        fen: Option<String>,
+        #[arg(long, default_value = "silo")]
+        game: String,
+        /// auto, reachable or full.
+        #[arg(long, default_value = "auto")]
+        method: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -135,6 +146,21 @@ fn main() -> ExitCode {
             }
             server.wait();
             ExitCode::SUCCESS
+        }
+        Some(Command::Solve { fen, game, method }) => {
+            use stackfish::game::silo::solve;
+            let clock = std::time::Instant::now();
+            match solve::solve_command(&game, fen.as_deref(), &method) {
+                Ok((root, solution)) => {
+                    let seconds = clock.elapsed().as_secs_f64();
+                    print!("{}", solve::solve_report(&root, &solution, seconds));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         None => {
             let stdin = std::io::stdin();

@@ -7,6 +7,7 @@ pub mod coinstack;
 pub mod line;
 pub mod mixtour;
 pub mod perft;
+pub mod silo;
 pub mod variants;
 
 use std::fmt;

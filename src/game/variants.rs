@@ -7,6 +7,7 @@ use super::castle::{Castle, CastleVariant};
 use super::coinstack::{CoinStack, CoinStackVariant};
 use super::line::{AnyGame, Line, NamedLine};
 use super::mixtour::{Mixtour, MixtourVariant};
+use super::silo::{Silo, SiloVariant};
 use super::Game;
 
 /// Code that must be instantiated for the concrete game type of a variant.
@@ -20,6 +21,8 @@ pub fn variant_names() -> &'static [&'static str] {
     &[
         "mixtour",
         "mixtour-5",
+        "silo",
+        "silo-8",
         "coinstack",
         "focus",
         "castle",
@@ -35,6 +38,8 @@ pub fn with_variant<V: VariantVisitor>(name: &str, visitor: V) -> Option<V::Outp
     Some(match name.as_str() {
         "mixtour" => visitor.visit::<Mixtour>("mixtour", MixtourVariant::STANDARD),
         "mixtour-5" => visitor.visit::<Mixtour>("mixtour-5", MixtourVariant::FIVE_POINTS),
+        "silo" => visitor.visit::<Silo>("silo", SiloVariant::STANDARD),
+        "silo-8" => visitor.visit::<Silo>("silo-8", SiloVariant::EIGHT),
         "coinstack" => visitor.visit::<CoinStack>("coinstack", CoinStackVariant::CoinStack),
         "focus" => visitor.visit::<CoinStack>("focus", CoinStackVariant::Focus),
         "castle" => visitor.visit::<Castle>("castle", CastleVariant::LEVEL_1),
