@@ -27,6 +27,28 @@ const LEVEL_NOISE: [i32; MAX_LEVEL as usize] = [
     400, 340, 290, 250, 210, 180, 150, 125, 105, 90, 75, 62, 50, 40, 32, 25, 18, 12, 8, 4,
 ];
 
+/// How many positions a game that can prove values (Silo) may explore
+/// before the engine falls back to searching: small under fast clocks.
+pub const PROVE_POSITIONS_FAST: usize = 20_000;
+pub const PROVE_POSITIONS_SLOW: usize = 300_000;
+/// From this much thinking time (ms) on, the larger budget is used.
+const PROVE_SLOW_FROM_MS: u64 = 2_000;
+
+fn prove_budget(params: &GoParams) -> usize {
+    let generous = params.infinite
+        || params.move_time.is_some_and(|t| t >= PROVE_SLOW_FROM_MS)
+        || (params.move_time.is_none()
+            && params
+                .time
+                .iter()
+                .all(|t| t.is_none_or(|t| t >= 20 * PROVE_SLOW_FROM_MS)));
+    if generous {
+        PROVE_POSITIONS_SLOW
+    } else {
+        PROVE_POSITIONS_FAST
+    }
+}
+
 /// Go parameters as sent, player-neutral.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoParams {
@@ -211,6 +233,28 @@ impl<G: Game> Session for GameSession<G> {
             return BestMove::GameOver(reason);
         }
         let pos = self.line.position().clone();
+        if let Some((mv, plies)) = pos.prove(prove_budget(params)) {
+            // A proven value: the fastest win, or the slowest loss.
+            let score = match plies {
+                0 => 0,
+                p if p > 0 => search::WIN - p,
+                p => -(search::WIN + p),
+            };
+            report(&Info {
+                depth: plies.unsigned_abs() as i32,
+                seldepth: plies.unsigned_abs() as usize,
+                score,
+                nodes: 0,
+                time_ms: 0,
+                hashfull: 0,
+                pv: vec![mv.to_string()],
+            });
+            return BestMove::Move {
+                best: mv.to_string(),
+                score,
+                pv: vec![mv.to_string()],
+            };
+        }
         if options.level < MAX_LEVEL {
             let start = Instant::now();
             return match self.go_level(shared, params, options) {
@@ -369,4 +413,60 @@ pub fn bench(depth: i32, report: &mut dyn FnMut(&str)) -> (u64, u64) {
         total += nodes;
     }
     (total, start.elapsed().as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::silo::{solve, Silo, SiloVariant};
+
+    /// Plays `moves` out of the engine at 1x4 and checks each against the
+    /// solver's table: the winner keeps the fastest win, the loser the
+    /// slowest loss.
+    #[test]
+    fn silo_positions_within_the_budget_are_played_perfectly() {
+        let fen = "11/22/11/22 1";
+        let root = Silo::from_fen(&SiloVariant::STANDARD, fen).unwrap();
+        let table = solve::solve(&root, &solve::SolveLimits::default())
+            .unwrap()
+            .table;
+        let mut session = new_session("silo").unwrap();
+        session.set_position(Some(fen), &[]).unwrap();
+        let shared = allocate_shared(1).unwrap();
+        let mut played: Vec<String> = Vec::new();
+        let mut pos = root;
+        while !pos.outcome().is_over() {
+            let params = GoParams {
+                move_time: Some(50),
+                ..GoParams::default()
+            };
+            let BestMove::Move { best, score, .. } =
+                session.go(&shared, &params, &Options::default(), &mut |_| {})
+            else {
+                panic!("no move in {}", pos.fen())
+            };
+            let expected = table.value(&pos).unwrap();
+            let mv = crate::game::find_legal(&pos, &best).unwrap();
+            let mut child = pos;
+            child.play(mv);
+            assert_eq!(
+                table.value(&child).unwrap().parent(),
+                expected,
+                "{best} in {} is not optimal",
+                pos.fen()
+            );
+            let plies = expected.plies().unwrap() as i32;
+            let want = if matches!(expected, solve::Value::Win(_)) {
+                search::WIN - plies
+            } else {
+                -(search::WIN - plies)
+            };
+            assert_eq!(score, want);
+            played.push(best);
+            pos = child;
+            let moves: Vec<&str> = played.iter().map(String::as_str).collect();
+            session.set_position(Some(fen), &moves).unwrap();
+        }
+        assert_eq!(played.len(), 31, "the first player wins 1x4 in 31 plies");
+    }
 }

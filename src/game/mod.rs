@@ -275,6 +275,16 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// A human-readable board for the `d` command.
     fn pretty(&self) -> String;
+
+    /// The game-theoretic best move, for a game that can prove values (Silo):
+    /// the move and the plies to the end of the game, positive when the side
+    /// to move wins, negative when it loses, 0 for a draw. `None` when the
+    /// proof needs more than `max_positions` positions, or the game cannot
+    /// prove values at all (the default).
+    fn prove(&self, max_positions: usize) -> Option<(Self::Move, i32)> {
+        let _ = max_positions;
+        None
+    }
 }
 
 /// Parses `text` and checks it against the legal moves of `pos`.

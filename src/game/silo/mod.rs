@@ -430,6 +430,24 @@ impl Game for Silo {
     fn pretty(&self) -> String {
         notation::pretty(self)
     }
+
+    /// Solves the positions reachable from here by retrograde analysis when
+    /// they are few enough: then the engine plays the fastest win or the
+    /// slowest loss instead of searching.
+    fn prove(&self, max_positions: usize) -> Option<(Move, i32)> {
+        let limits = solve::SolveLimits {
+            method: solve::Method::Reachable,
+            max_positions,
+        };
+        let solution = solve::solve(self, &limits).ok()?;
+        let (mv, value) = solve::best_move(self, &solution.table)?;
+        let plies = match value {
+            solve::Value::Win(n) => n as i32,
+            solve::Value::Loss(n) => -(n as i32),
+            solve::Value::Draw => 0,
+        };
+        Some((mv, plies))
+    }
 }
 
 /// Consistent with `Eq`: equal positions have equal Zobrist hashes.
