@@ -3,12 +3,14 @@
 //! repetition detection. No I/O, no threads, no clocks in here.
 
 pub mod castle;
+pub mod cells;
 pub mod coinstack;
 pub mod line;
 pub mod mixtour;
 pub mod perft;
 pub mod silo;
 pub mod variants;
+pub mod zobrist;
 
 use std::fmt;
 

@@ -9,6 +9,7 @@ use super::tables::{
 };
 use super::tables::{Bb, TERRAIN};
 use super::{Castle, Move};
+use crate::game::cells::{read_rank, write_rank};
 use crate::game::{FenError, Game, MoveError, Side};
 
 pub fn square_name(sq: usize) -> String {
@@ -82,29 +83,18 @@ pub fn parse_move(text: &str) -> Result<Move, MoveError> {
 }
 
 pub fn write_fen(pos: &Castle) -> String {
-    let mut ranks = Vec::with_capacity(SIZE);
-    for rank in (0..SIZE).rev() {
-        let mut cells: Vec<String> = Vec::new();
-        let mut empties = 0;
-        for file in 0..SIZE {
-            let sq = square(file, rank);
-            let knight = Side::BOTH.into_iter().find(|&s| pos.knights(s).has(sq));
-            match knight {
-                None => empties += 1,
-                Some(side) => {
-                    if empties > 0 {
-                        cells.push(empty_run(empties));
-                        empties = 0;
-                    }
-                    cells.push(side.digit().to_string());
-                }
-            }
-        }
-        if empties > 0 {
-            cells.push(empty_run(empties));
-        }
-        ranks.push(cells.join(","));
-    }
+    let ranks: Vec<String> = (0..SIZE)
+        .rev()
+        .map(|rank| {
+            write_rank((0..SIZE).map(|file| {
+                let sq = square(file, rank);
+                Side::BOTH
+                    .into_iter()
+                    .find(|&s| pos.knights(s).has(sq))
+                    .map(|side| side.digit().to_string())
+            }))
+        })
+        .collect();
     let skulls: Vec<String> = pos.skull_squares().map(square_name).collect();
     let skulls = if skulls.is_empty() {
         "-".to_string()
@@ -120,14 +110,6 @@ pub fn write_fen(pos: &Castle) -> String {
         skulls,
         pos.ply()
     )
-}
-
-fn empty_run(n: usize) -> String {
-    if n == 1 {
-        "x".to_string()
-    } else {
-        format!("x{n}")
-    }
 }
 
 const FIELDS: [&str; 5] = ["board", "side", "passes", "skulls", "ply"];
@@ -239,34 +221,12 @@ fn parse_board(text: &str) -> Result<[Bb; 2], FenError> {
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = SIZE - 1 - i;
         let bad = |msg: String| FenError::new("board", format!("rank {}: {msg}", rank + 1));
-        let mut file = 0;
-        for cell in rank_text.split(',') {
-            let left = SIZE - file;
-            if let Some(run) = cell.strip_prefix('x') {
-                let n = if run.is_empty() {
-                    1
-                } else {
-                    match run.parse::<usize>() {
-                        Ok(n) if n >= 1 && !run.starts_with('+') => n,
-                        _ => return Err(bad(format!("'{cell}' is not x or xN with N >= 1"))),
-                    }
-                };
-                if n > left {
-                    return Err(bad(format!("'{cell}' runs past file s")));
-                }
-                file += n;
-            } else {
-                let side = Side::from_digit(cell)
-                    .ok_or_else(|| bad(format!("'{cell}' is not 1, 2, x or xN")))?;
-                if left == 0 {
-                    return Err(bad("more than 19 cells".to_string()));
-                }
-                knights[side.index()].set(square(file, rank));
-                file += 1;
-            }
-        }
-        if file != SIZE {
-            return Err(bad(format!("{file} cells, expected 19")));
+        let cells = read_rank(rank_text, SIZE).map_err(bad)?;
+        for (file, cell) in cells.into_iter().enumerate() {
+            let Some(cell) = cell else { continue };
+            let side = Side::from_digit(cell)
+                .ok_or_else(|| bad(format!("'{cell}' is not 1, 2, x or xN")))?;
+            knights[side.index()].set(square(file, rank));
         }
     }
     for side in Side::BOTH {

@@ -2,6 +2,8 @@
 //! board, one-step neighbours, a 361-bit bitboard, and Zobrist keys from a
 //! fixed seed.
 
+use crate::game::zobrist::splitmix64;
+
 pub const SIZE: usize = 19;
 pub const SQUARES: usize = SIZE * SIZE;
 /// The "square" past the edge: `NEXT` yields it, `TERRAIN` marks it `OFFBOARD`
@@ -171,14 +173,6 @@ impl Bb {
             })
         })
     }
-}
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
 }
 
 /// The decision ply: once this many plies are played the game is decided.

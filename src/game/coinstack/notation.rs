@@ -6,6 +6,7 @@ use std::fmt;
 
 use super::tables::{on_board, MAX_HEIGHT, RANK_FILES, SIZE, SQUARES};
 use super::{CoinStack, CoinStackVariant, Move, MoveKind, Stack, COINS};
+use crate::game::cells::{read_rank, write_rank};
 use crate::game::{FenError, MoveError, Side};
 
 pub fn square_name(square: u8) -> String {
@@ -98,28 +99,16 @@ pub fn parse_move(text: &str) -> Result<Move, MoveError> {
 
 /// The position string with runs of empty squares merged (`x`, `xN`).
 pub fn write_fen(pos: &CoinStack) -> String {
-    let mut ranks = Vec::with_capacity(SIZE);
-    for rank in (0..SIZE).rev() {
-        let (first, last) = RANK_FILES[rank];
-        let mut cells: Vec<String> = Vec::new();
-        let mut empties = 0;
-        for file in first..=last {
-            let stack = pos.stacks[rank * SIZE + file];
-            if stack.is_empty() {
-                empties += 1;
-                continue;
-            }
-            if empties > 0 {
-                cells.push(empty_run(empties));
-                empties = 0;
-            }
-            cells.push(format!("{stack:?}"));
-        }
-        if empties > 0 {
-            cells.push(empty_run(empties));
-        }
-        ranks.push(cells.join(","));
-    }
+    let ranks: Vec<String> = (0..SIZE)
+        .rev()
+        .map(|rank| {
+            let (first, last) = RANK_FILES[rank];
+            write_rank((first..=last).map(|file| {
+                let stack = pos.stacks[rank * SIZE + file];
+                (!stack.is_empty()).then(|| format!("{stack:?}"))
+            }))
+        })
+        .collect();
     format!(
         "{} {} {},{} {},{}",
         ranks.join("/"),
@@ -129,14 +118,6 @@ pub fn write_fen(pos: &CoinStack) -> String {
         pos.captured[0],
         pos.captured[1],
     )
-}
-
-fn empty_run(n: usize) -> String {
-    if n == 1 {
-        "x".to_string()
-    } else {
-        format!("x{n}")
-    }
 }
 
 /// `<board> <side> <reserve1>,<reserve2> <captured1>,<captured2>`.
@@ -226,48 +207,23 @@ fn parse_board(text: &str) -> Result<[Stack; SQUARES], FenError> {
         let rank = SIZE - 1 - i;
         let (first, last) = RANK_FILES[rank];
         let width = last - first + 1;
-        let mut done = 0;
         let bad = |msg: String| FenError::new("board", format!("rank {}: {msg}", rank + 1));
-        for cell in rank_text.split(',') {
-            let left = width - done.min(width);
-            if let Some(run) = cell.strip_prefix('x') {
-                let n = if run.is_empty() {
-                    1
-                } else {
-                    match run.parse::<usize>() {
-                        Ok(n) if n >= 1 && run.bytes().all(|b| b.is_ascii_digit()) => n,
-                        _ => return Err(bad(format!("'{cell}' is not x or xN with N >= 1"))),
-                    }
-                };
-                if n > left {
-                    return Err(bad(format!(
-                        "'{cell}' runs past the {width} squares of the rank"
-                    )));
-                }
-                done += n;
-            } else {
-                if cell.is_empty()
-                    || cell.len() > MAX_HEIGHT
-                    || !cell.bytes().all(|b| b == b'1' || b == b'2')
-                {
-                    return Err(bad(format!(
-                        "'{cell}' is not a stack of 1 to 5 coins written with 1 and 2, nor x/xN"
-                    )));
-                }
-                if left == 0 {
-                    return Err(bad(format!("more than {width} squares")));
-                }
-                let coins: Vec<Side> = cell
-                    .bytes()
-                    .map(|b| if b == b'1' { Side::P1 } else { Side::P2 })
-                    .collect();
-                stacks[rank * SIZE + first + done] =
-                    Stack::from_coins(&coins).unwrap_or(Stack::EMPTY);
-                done += 1;
+        let cells = read_rank(rank_text, width).map_err(bad)?;
+        for (i, cell) in cells.into_iter().enumerate() {
+            let Some(cell) = cell else { continue };
+            if cell.is_empty()
+                || cell.len() > MAX_HEIGHT
+                || !cell.bytes().all(|b| b == b'1' || b == b'2')
+            {
+                return Err(bad(format!(
+                    "'{cell}' is not a stack of 1 to 5 coins written with 1 and 2, nor x/xN"
+                )));
             }
-        }
-        if done != width {
-            return Err(bad(format!("{done} squares, expected {width}")));
+            let coins: Vec<Side> = cell
+                .bytes()
+                .map(|b| if b == b'1' { Side::P1 } else { Side::P2 })
+                .collect();
+            stacks[rank * SIZE + first + i] = Stack::from_coins(&coins).unwrap_or(Stack::EMPTY);
         }
     }
     Ok(stacks)

@@ -2,6 +2,8 @@
 //! the destinations of a move of n coins from every square, and Zobrist keys
 //! from a fixed seed.
 
+use crate::game::zobrist::splitmix64;
+
 /// Squares are `rank * 8 + file`, files a..h = 0..7, ranks 1..8 = 0..7.
 pub const SIZE: usize = 8;
 pub const SQUARES: usize = SIZE * SIZE;
@@ -92,14 +94,6 @@ const fn build_reach(geometry: usize) -> Reach {
         sq += 1;
     }
     Reach { to, len, upto }
-}
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
 }
 
 /// A stack code is below 64 (sentinel bit above at most five colour bits).

@@ -5,6 +5,7 @@ use std::fmt;
 
 use super::tables::SIZE;
 use super::{Mixtour, Move, MoveKind, Stack};
+use crate::game::cells::{read_rank, write_rank};
 use crate::game::{FenError, MoveError, Side};
 
 pub fn square_name(square: u8) -> String {
@@ -81,27 +82,15 @@ pub fn parse_move(text: &str) -> Result<Move, MoveError> {
 }
 
 pub fn write_fen(pos: &Mixtour) -> String {
-    let mut ranks = Vec::with_capacity(SIZE);
-    for rank in (0..SIZE).rev() {
-        let mut cells: Vec<String> = Vec::new();
-        let mut empties = 0;
-        for file in 0..SIZE {
-            let stack = pos.stacks[rank * SIZE + file];
-            if stack.is_empty() {
-                empties += 1;
-                continue;
-            }
-            if empties > 0 {
-                cells.push(empty_run(empties));
-                empties = 0;
-            }
-            cells.push(format!("{stack:?}"));
-        }
-        if empties > 0 {
-            cells.push(empty_run(empties));
-        }
-        ranks.push(cells.join(","));
-    }
+    let ranks: Vec<String> = (0..SIZE)
+        .rev()
+        .map(|rank| {
+            write_rank((0..SIZE).map(|file| {
+                let stack = pos.stacks[rank * SIZE + file];
+                (!stack.is_empty()).then(|| format!("{stack:?}"))
+            }))
+        })
+        .collect();
     let last = pos.last.map_or("-".to_string(), |m| m.to_string());
     format!(
         "{} {} {},{} {},{} {} {}",
@@ -114,14 +103,6 @@ pub fn write_fen(pos: &Mixtour) -> String {
         pos.goal,
         last
     )
-}
-
-fn empty_run(n: usize) -> String {
-    if n == 1 {
-        "x".to_string()
-    } else {
-        format!("x{n}")
-    }
 }
 
 /// `<board> <side> <reserve1>,<reserve2> <score1>,<score2> <goal> <last>`.
@@ -217,48 +198,20 @@ fn parse_board(text: &str) -> Result<[Stack; SIZE * SIZE], FenError> {
     let mut stacks = [Stack::EMPTY; SIZE * SIZE];
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = SIZE - 1 - i;
-        let mut file = 0;
-        for cell in rank_text.split(',') {
-            let cells_left = SIZE - file.min(SIZE);
-            let bad = |msg: String| FenError::new("board", format!("rank {}: {msg}", rank + 1));
-            if let Some(run) = cell.strip_prefix('x') {
-                let n = if run.is_empty() {
-                    1
-                } else {
-                    match run.parse::<usize>() {
-                        Ok(n) if n >= 1 => n,
-                        _ => return Err(bad(format!("'{cell}' is not x or xN with N >= 1"))),
-                    }
-                };
-                if n > cells_left {
-                    return Err(bad(format!("'{cell}' runs past file e")));
-                }
-                file += n;
-            } else {
-                if cell.is_empty()
-                    || cell.len() > 4
-                    || !cell.bytes().all(|b| b == b'1' || b == b'2')
-                {
-                    return Err(bad(format!(
-                        "'{cell}' is not a stack of 1 to 4 pieces written with 1 and 2, nor x/xN"
-                    )));
-                }
-                if cells_left == 0 {
-                    return Err(bad("more than 5 cells".to_string()));
-                }
-                let pieces: Vec<Side> = cell
-                    .bytes()
-                    .map(|b| if b == b'1' { Side::P1 } else { Side::P2 })
-                    .collect();
-                stacks[rank * SIZE + file] = Stack::from_pieces(&pieces);
-                file += 1;
+        let bad = |msg: String| FenError::new("board", format!("rank {}: {msg}", rank + 1));
+        let cells = read_rank(rank_text, SIZE).map_err(bad)?;
+        for (file, cell) in cells.into_iter().enumerate() {
+            let Some(cell) = cell else { continue };
+            if cell.is_empty() || cell.len() > 4 || !cell.bytes().all(|b| b == b'1' || b == b'2') {
+                return Err(bad(format!(
+                    "'{cell}' is not a stack of 1 to 4 pieces written with 1 and 2, nor x/xN"
+                )));
             }
-        }
-        if file != SIZE {
-            return Err(FenError::new(
-                "board",
-                format!("rank {}: {file} cells, expected 5", rank + 1),
-            ));
+            let pieces: Vec<Side> = cell
+                .bytes()
+                .map(|b| if b == b'1' { Side::P1 } else { Side::P2 })
+                .collect();
+            stacks[rank * SIZE + file] = Stack::from_pieces(&pieces);
         }
     }
     Ok(stacks)

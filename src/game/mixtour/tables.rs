@@ -1,6 +1,8 @@
 //! Compile-time tables: board geometry, the sources that can reach a target
 //! of a given height, between-squares masks, and Zobrist keys from a fixed seed.
 
+use crate::game::zobrist::splitmix64;
+
 pub const SIZE: usize = 5;
 pub const SQUARES: usize = SIZE * SIZE;
 pub const BOARD: u32 = (1 << SQUARES) - 1;
@@ -132,14 +134,6 @@ const fn build_lines() -> Lines {
         from += 1;
     }
     Lines { distance, between }
-}
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
 }
 
 /// A stack code is below 32 (sentinel bit above at most four colour bits).

@@ -4,6 +4,8 @@
 //! The rules are in `shared/rules/silo.md`; each is implemented below and its
 //! interpretation written where it is implemented.
 
+use crate::game::zobrist::splitmix64;
+
 mod eval;
 mod notation;
 pub mod solve;
@@ -461,14 +463,6 @@ impl fmt::Debug for Silo {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Silo({})", self.fen())
     }
-}
-
-const fn splitmix64(state: u64) -> (u64, u64) {
-    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (state, z ^ (z >> 31))
 }
 
 /// Zobrist keys from a fixed seed, built at compile time.
