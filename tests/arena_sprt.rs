@@ -309,3 +309,24 @@ fn merge_counts_duplicates_once_and_rejects_broken_lines() {
     assert_eq!(m.code, Some(3), "{}", m.output);
     assert!(m.output.contains("no such file"), "{}", m.output);
 }
+
+#[test]
+fn shipped_configs_load_and_validate() {
+    use stackfish::arena::config::MatchConfig;
+    use stackfish::arena::schedule::Tournament;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tournaments");
+    for name in ["default.json", "regression.json", "gauntlet-levels.json"] {
+        let cfg = MatchConfig::from_file(&dir.join(name)).expect(name);
+        cfg.validate().expect(name);
+    }
+    let gate = MatchConfig::from_file(&dir.join("regression.json")).unwrap();
+    let sprt = gate.sprt.expect("the gate runs an SPRT");
+    assert_eq!(
+        (sprt.elo0(), sprt.elo1()),
+        (-5.0, 0.0),
+        "non-regression bounds"
+    );
+    let levels = MatchConfig::from_file(&dir.join("gauntlet-levels.json")).unwrap();
+    assert_eq!(levels.tournament, Tournament::Gauntlet);
+    assert!(levels.engines.len() >= 4);
+}
