@@ -76,6 +76,17 @@ fn sprt_accepts_h1_for_a_stronger_candidate_and_stops_early() {
         &r.dir,
     );
     assert_eq!(m.code, Some(0), "{}", m.output);
+    // Resuming a decided match plays nothing more.
+    let mut again = flags.clone();
+    again.push("--resume");
+    let r2 = run_in(
+        &r.dir,
+        vec![scored("strong", 2000), scored("weak", -2000)],
+        &again,
+    );
+    assert_eq!(r2.code, Some(0), "{}", r2.output);
+    assert!(!r2.output.contains("Started game"), "{}", r2.output);
+    assert_eq!(read_summary(&r.dir)["finished"].as_u64().unwrap(), finished);
 }
 
 #[test]

@@ -15,8 +15,9 @@ use super::record::{read_jsonl, GameRecord, Sinks};
 use super::referee::{forfeit_record, play_game, GameSetup};
 use super::report::{format_pair_table, ProgressPoint};
 use super::results::{
-    counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, sprt_line,
-    stats_for, summarize_games, tournament_tables, write_json, write_report, SprtSummary, Summary,
+    counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, progress_series,
+    sprt_line, stats_for, summarize_games, tournament_tables, write_json, write_report,
+    SprtSummary, Summary,
 };
 use super::schedule::{schedule_tournament, Scheduled, Shard};
 use super::stats::SprtVerdict;
@@ -139,7 +140,17 @@ pub fn run_match_with(
         let _ = writeln!(out, "Shard {shard}: {total} games of the schedule");
     }
     let abort = AtomicBool::new(false);
-    let sprt_done = AtomicBool::new(false);
+    // A resumed match continues its charts from the recorded games (in game
+    // order: their finishing order is not recorded), and one whose records
+    // already cross a bound plays no more games.
+    done.sort_by_key(|r| r.game);
+    let progress = progress_series(&names, &done, cfg.sprt.as_ref());
+    let crossed = cfg.sprt.as_ref().and_then(|s| {
+        let counts = counts_for(&names[0], &names[1], &done);
+        let verdict = counts.sprt_status(s).verdict;
+        (verdict != SprtVerdict::Continue).then(|| (verdict, counts.trinomial.games()))
+    });
+    let sprt_done = AtomicBool::new(crossed.is_some());
     let shared = Mutex::new(Shared {
         queue: pending.into_iter(),
         records: done,
@@ -148,8 +159,8 @@ pub fn run_match_with(
         error: None,
         finished_now: 0,
         started_at: Instant::now(),
-        progress: Vec::new(),
-        crossed: None,
+        progress,
+        crossed,
     });
     let ctx = Ctx {
         cfg,
