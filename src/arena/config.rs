@@ -6,7 +6,41 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::schedule::Tournament;
+use super::stats::SprtConfig;
 use super::ArenaError;
+
+/// Error rates when `--sprt` leaves them out (what fishtest and fastchess use).
+const DEFAULT_SPRT_ERROR_RATE: f64 = 0.05;
+
+/// Reads `--sprt elo0=0 elo1=5 [alpha=0.05] [beta=0.05]` (normalized Elo).
+pub fn parse_sprt<S: AsRef<str>>(tokens: &[S]) -> Result<SprtConfig, ArenaError> {
+    let (mut elo0, mut elo1) = (None, None);
+    let (mut alpha, mut beta) = (DEFAULT_SPRT_ERROR_RATE, DEFAULT_SPRT_ERROR_RATE);
+    for t in tokens {
+        let t = t.as_ref();
+        let bad = || {
+            ArenaError::Config(format!(
+                "--sprt {t}: expected elo0=E0 elo1=E1 [alpha=A] [beta=B] with numbers"
+            ))
+        };
+        let (k, v) = t.split_once('=').ok_or_else(bad)?;
+        let x: f64 = v.trim().parse().map_err(|_| bad())?;
+        match k {
+            "elo0" => elo0 = Some(x),
+            "elo1" => elo1 = Some(x),
+            "alpha" => alpha = x,
+            "beta" => beta = x,
+            _ => return Err(bad()),
+        }
+    }
+    let (Some(elo0), Some(elo1)) = (elo0, elo1) else {
+        return Err(ArenaError::Config(
+            "--sprt needs elo0= and elo1= (normalized Elo, e.g. elo0=0 elo1=5)".into(),
+        ));
+    };
+    SprtConfig::new(elo0, elo1, alpha, beta).map_err(|e| ArenaError::Config(format!("--sprt: {e}")))
+}
 
 /// Plies after which a game is adjudicated a draw, unless configured.
 pub const DEFAULT_MAX_PLIES: u32 = 400;
@@ -380,6 +414,16 @@ pub struct MatchConfig {
     pub jsonl: Option<PathBuf>,
     #[serde(default)]
     pub json: Option<PathBuf>,
+    /// Self-contained HTML/SVG report written at the end.
+    #[serde(default)]
+    pub report: Option<PathBuf>,
+    /// Round robin or gauntlet among the engines.
+    #[serde(default)]
+    pub tournament: Tournament,
+    /// SPRT of the first engine (candidate) against the second (base); the
+    /// match stops when a bound is crossed.
+    #[serde(default)]
+    pub sprt: Option<SprtConfig>,
     /// Print the rating block every this many finished games (0 = never).
     #[serde(default = "d_rating_interval")]
     pub ratinginterval: u32,
@@ -423,6 +467,9 @@ impl Default for MatchConfig {
             pgn: None,
             jsonl: None,
             json: None,
+            report: None,
+            tournament: Tournament::Roundrobin,
+            sprt: None,
             ratinginterval: d_rating_interval(),
         }
     }
@@ -449,6 +496,7 @@ impl MatchConfig {
         fix(&mut cfg.pgn);
         fix(&mut cfg.jsonl);
         fix(&mut cfg.json);
+        fix(&mut cfg.report);
         for e in &mut cfg.engines {
             if e.cmd.contains('/') && Path::new(&e.cmd).is_relative() {
                 e.cmd = base.join(&e.cmd).to_string_lossy().into_owned();
@@ -552,6 +600,36 @@ mod tests {
         assert!(e.validate().is_err());
         e.apply_tokens(&["depth=3"]).unwrap();
         assert!(e.validate().is_ok());
+    }
+
+    #[test]
+    fn sprt_tokens() {
+        let s = parse_sprt(&["elo0=-5", "elo1=0"]).unwrap();
+        assert_eq!(
+            (s.elo0(), s.elo1(), s.alpha(), s.beta()),
+            (-5.0, 0.0, 0.05, 0.05)
+        );
+        for bad in [
+            &["elo0=0"][..],
+            &["elo0=5", "elo1=0"],
+            &["elo0=0", "elo1=5", "alpha=1.5"],
+            &["elo0=x", "elo1=5"],
+            &["elo0=0", "elo1=5", "gamma=1"],
+            &["elo0", "elo1=5"],
+            &["elo0=0", "elo1=inf"],
+        ] {
+            assert!(parse_sprt(bad).is_err(), "{bad:?}");
+        }
+        let cfg: MatchConfig = serde_json::from_str(
+            r#"{"engines":[],"sprt":{"elo0":0,"elo1":5,"alpha":0.05,"beta":0.05},"tournament":"gauntlet"}"#,
+        )
+        .unwrap();
+        assert_eq!(cfg.tournament, Tournament::Gauntlet);
+        assert!(cfg.sprt.is_some());
+        assert!(serde_json::from_str::<MatchConfig>(
+            r#"{"engines":[],"sprt":{"elo0":5,"elo1":0,"alpha":0.05,"beta":0.05}}"#
+        )
+        .is_err());
     }
 
     #[test]

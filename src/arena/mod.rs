@@ -20,6 +20,7 @@
 pub mod compliance;
 pub mod config;
 pub mod engine;
+pub mod merge;
 pub mod openings;
 pub mod ratings;
 pub mod record;

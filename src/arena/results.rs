@@ -4,10 +4,17 @@
 
 use serde::Serialize;
 use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
 
+use super::ratings::{self, compute_ratings, Anchor, CrossTable, Ratings};
 use super::record::GameRecord;
-use super::report::PairReport;
-use super::stats::{GameResult as Score, MatchCounts};
+use super::report::{
+    format_cross_table, format_pair_table, format_rating_table, render_html, HtmlReport,
+    PairReport, ProgressPoint,
+};
+use super::stats::{GameResult as Score, MatchCounts, RunVerdict, SprtConfig, SprtVerdict};
+use super::ArenaError;
 use crate::game::GameResult;
 
 /// Results of `engine` (the earlier in the config: the candidate) against
@@ -59,6 +66,90 @@ pub struct Summary {
     pub interrupted: bool,
     pub games: Vec<GameSummary>,
     pub pairs: Vec<PairStats>,
+    /// The SPRT of the first engine against the second, with `--sprt`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSummary>,
+    /// Maximum-likelihood ratings (average 0), with three or more engines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<Ratings>,
+    /// `K/N` when this run played one shard of the schedule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// `arena merge`: records found more than once and counted once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicates: Option<u32>,
+    /// The SPRT's decision for the exit code (also in `sprt.verdict`).
+    #[serde(skip)]
+    pub verdict: Option<RunVerdict>,
+}
+
+/// The `sprt` block of the summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtSummary {
+    pub engine: String,
+    pub opponent: String,
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    /// LLR over every recorded game of the pair, and its bounds.
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// `H1`, `H0`, `inconclusive`, or `running` (interrupted before a verdict).
+    pub verdict: String,
+    /// Games of the pair recorded when a bound was first crossed (`null` if never).
+    pub stopped_at: Option<u64>,
+    /// Games of the pair counted in the LLR above.
+    pub games: u64,
+    /// Complete game pairs (the LLR is pentanomial as soon as there is one).
+    pub pairs: u64,
+}
+
+impl SprtSummary {
+    pub fn new(
+        engine: &str,
+        opponent: &str,
+        sprt: &SprtConfig,
+        counts: &MatchCounts,
+        verdict: Option<RunVerdict>,
+        stopped_at: Option<u64>,
+    ) -> Self {
+        let status = counts.sprt_status(sprt);
+        SprtSummary {
+            engine: engine.to_string(),
+            opponent: opponent.to_string(),
+            elo0: sprt.elo0(),
+            elo1: sprt.elo1(),
+            alpha: sprt.alpha(),
+            beta: sprt.beta(),
+            llr: status.llr,
+            lower: status.lower,
+            upper: status.upper,
+            verdict: match verdict {
+                Some(RunVerdict::H1Accepted) => "H1",
+                Some(RunVerdict::H0Accepted) => "H0",
+                Some(RunVerdict::Inconclusive) => "inconclusive",
+                Some(RunVerdict::Failed) => "failed",
+                None => "running",
+            }
+            .to_string(),
+            stopped_at,
+            games: counts.trinomial.games(),
+            pairs: counts.pentanomial.pairs(),
+        }
+    }
+}
+
+/// The final verdict of an SPRT from the first crossing (sticky: games that
+/// were in flight at the crossing are recorded but do not undo it) or the
+/// LLR now; with the budget spent and no crossing, inconclusive.
+pub fn final_verdict(
+    first_crossing: Option<SprtVerdict>,
+    now: SprtVerdict,
+    budget_exhausted: bool,
+) -> Option<RunVerdict> {
+    RunVerdict::from_sprt(first_crossing.unwrap_or(now), budget_exhausted)
 }
 
 /// The result of `r` for engine `name`, if it played in it.
@@ -133,16 +224,148 @@ pub fn pair_stats(engines: &[String], records: &[GameRecord]) -> Vec<PairStats> 
     out
 }
 
-/// The same pairs for the statistics module's tables.
-pub fn pair_reports(engines: &[String], records: &[GameRecord]) -> Vec<PairReport> {
+/// The same pairs for the statistics module's tables; the SPRT, when there
+/// is one, belongs to the first pair (candidate against base). Pairs that
+/// never played (the others of a gauntlet) are left out.
+pub fn pair_reports(
+    engines: &[String],
+    records: &[GameRecord],
+    sprt: Option<&SprtConfig>,
+) -> Vec<PairReport> {
     let mut out = Vec::new();
     for i in 0..engines.len() {
         for j in i + 1..engines.len() {
             let c = counts_for(&engines[i], &engines[j], records);
-            out.push(PairReport::new(&engines[i], &engines[j], c, None));
+            let first = i == 0 && j == 1;
+            if c.trinomial.games() == 0 && !first {
+                continue;
+            }
+            out.push(PairReport::new(
+                &engines[i],
+                &engines[j],
+                c,
+                sprt.filter(|_| first),
+            ));
         }
     }
     out
+}
+
+/// Ratings and cross table of a tournament (three or more engines);
+/// `None` for a two-engine match, whose pair table says it all.
+pub fn tournament_tables(
+    engines: &[String],
+    records: &[GameRecord],
+) -> Result<Option<(Ratings, CrossTable)>, ArenaError> {
+    if engines.len() < 3 {
+        return Ok(None);
+    }
+    let games: Vec<ratings::GameRecord> = records
+        .iter()
+        .filter_map(|r| {
+            let first = engines.iter().position(|n| *n == r.player1)?;
+            let second = engines.iter().position(|n| *n == r.player2)?;
+            Some(ratings::GameRecord {
+                first,
+                second,
+                result: score_for(&r.player1, r)?,
+            })
+        })
+        .collect();
+    let rated = compute_ratings(engines, &games, Anchor::Average(0.0))
+        .map_err(|e| ArenaError::Config(format!("ratings: {e}")))?;
+    let cross = CrossTable::new(engines, &games)
+        .map_err(|e| ArenaError::Config(format!("cross table: {e}")))?;
+    Ok(Some((rated, cross)))
+}
+
+/// The Elo (and LLR) of the first engine against the second after each
+/// game, in the order given, for the report's charts.
+pub fn progress_series(
+    engines: &[String],
+    records_in_order: &[GameRecord],
+    sprt: Option<&SprtConfig>,
+) -> Vec<ProgressPoint> {
+    let mut out = Vec::new();
+    if engines.len() < 2 {
+        return out;
+    }
+    let (a, b) = (engines[0].as_str(), engines[1].as_str());
+    // Incremental, so a merge of many thousands of games stays linear: the
+    // pairs complete so far, plus the games still waiting for their twin
+    // (counted in W/D/L only, as `counts_for` does).
+    let mut paired = MatchCounts::default();
+    let mut waiting: BTreeMap<u32, Score> = BTreeMap::new();
+    for r in records_in_order {
+        let players = (r.player1.as_str(), r.player2.as_str());
+        if players != (a, b) && players != (b, a) {
+            continue;
+        }
+        let Some(s) = score_for(a, r) else { continue };
+        match waiting.remove(&r.round) {
+            Some(first) => paired.add_pair(first, s),
+            None => {
+                waiting.insert(r.round, s);
+            }
+        }
+        let mut now = paired;
+        for s in waiting.values() {
+            now.add_single(*s);
+        }
+        if let Some(p) = ProgressPoint::from_counts(&now, sprt) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The closing tables of a run or a merge: pairs (with the SPRT), then for
+/// a tournament the rating and cross tables.
+pub fn print_tables(
+    out: &mut dyn Write,
+    pairs: &[PairReport],
+    tables: Option<&(Ratings, CrossTable)>,
+) {
+    let _ = write!(out, "{}", format_pair_table(pairs));
+    if let Some((r, c)) = tables {
+        let _ = write!(out, "\nRatings\n{}", format_rating_table(r));
+        let _ = write!(out, "\nCross table\n{}", format_cross_table(c));
+    }
+}
+
+/// One line on the SPRT for logs and CI output.
+pub fn sprt_line(s: &SprtSummary) -> String {
+    let outcome = match s.verdict.as_str() {
+        "H1" => "H1 was accepted".to_string(),
+        "H0" => "H0 was accepted".to_string(),
+        "inconclusive" => "inconclusive: game budget exhausted".to_string(),
+        other => other.to_string(),
+    };
+    format!(
+        "SPRT ({} vs {}, nElo [{}, {}], alpha {}, beta {}): LLR {:.3} [{:.3}, {:.3}] after {} games: {outcome}",
+        s.engine, s.opponent, s.elo0, s.elo1, s.alpha, s.beta, s.llr, s.lower, s.upper, s.games
+    )
+}
+
+/// Writes the HTML report file.
+pub fn write_report(
+    path: &Path,
+    title: &str,
+    progress: &[ProgressPoint],
+    sprt: Option<SprtConfig>,
+    pairs: &[PairReport],
+    tables: Option<&(Ratings, CrossTable)>,
+) -> Result<(), ArenaError> {
+    let html = render_html(&HtmlReport {
+        title,
+        progress,
+        sprt,
+        pairs,
+        ratings: tables.map(|t| &t.0),
+        cross: tables.map(|t| &t.1),
+    });
+    std::fs::write(path, html)
+        .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", path.display())))
 }
 
 /// `+35.2 +/- 40.1`, `+inf`/`-inf` for a perfect score (the statistics
@@ -176,6 +399,14 @@ pub fn summarize_games(records: &[GameRecord]) -> Vec<GameSummary> {
         .collect();
     v.sort_by_key(|g| g.game);
     v
+}
+
+/// Writes the `--json` summary.
+pub fn write_json(path: &Path, summary: &Summary) -> Result<(), ArenaError> {
+    let text = serde_json::to_string_pretty(summary)
+        .map_err(|e| ArenaError::Io(format!("cannot encode summary: {e}")))?;
+    std::fs::write(path, text + "\n")
+        .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", path.display())))
 }
 
 #[cfg(test)]

@@ -13,9 +13,14 @@ use super::engine::{spawn_process, Engine, Logger, SearchError, Spawner, StartEr
 use super::openings::{self, Opening};
 use super::record::{read_jsonl, GameRecord, Sinks};
 use super::referee::{forfeit_record, play_game, GameSetup};
-use super::report::format_pair_table;
-use super::results::{fmt_elo, pair_reports, pair_stats, stats_for, summarize_games, Summary};
-use super::schedule::{schedule, Scheduled};
+use super::report::{format_pair_table, ProgressPoint};
+use super::results::{
+    counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, progress_series,
+    sprt_line, stats_for, summarize_games, tournament_tables, write_json, write_report,
+    SprtSummary, Summary,
+};
+use super::schedule::{schedule_tournament, Scheduled, Shard};
+use super::stats::SprtVerdict;
 use super::transport::INTERRUPTED;
 use super::ArenaError;
 
@@ -27,6 +32,8 @@ pub struct RunOptions {
     pub resume: bool,
     /// Draw a progress bar (the output is a terminal).
     pub tty: bool,
+    /// Play only this part of the schedule.
+    pub shard: Option<Shard>,
 }
 
 struct Shared<'a> {
@@ -37,6 +44,10 @@ struct Shared<'a> {
     error: Option<ArenaError>,
     finished_now: u32,
     started_at: Instant,
+    /// Candidate against base after each game played now, for the report.
+    progress: Vec<ProgressPoint>,
+    /// The first SPRT bound crossed, with the pair's game count at that moment.
+    crossed: Option<(SprtVerdict, u64)>,
 }
 
 /// Plays the match of `cfg`, writing progress to `out`. Returns the summary
@@ -69,7 +80,16 @@ pub fn run_match_with(
         Some(p) => openings::load(&cfg.game, p)?,
         None => vec![Opening::startpos()],
     };
-    let plan = schedule(cfg.engines.len(), cfg.games, suite.len(), cfg.seed);
+    let mut plan = schedule_tournament(
+        cfg.tournament,
+        cfg.engines.len(),
+        cfg.games,
+        suite.len(),
+        cfg.seed,
+    );
+    if let Some(shard) = opts.shard {
+        plan.retain(|g| shard.owns(g.game));
+    }
     let total = plan.len() as u32;
 
     let mut done: Vec<GameRecord> = Vec::new();
@@ -116,7 +136,21 @@ pub fn run_match_with(
             total
         );
     }
+    if let Some(shard) = opts.shard {
+        let _ = writeln!(out, "Shard {shard}: {total} games of the schedule");
+    }
     let abort = AtomicBool::new(false);
+    // A resumed match continues its charts from the recorded games (in game
+    // order: their finishing order is not recorded), and one whose records
+    // already cross a bound plays no more games.
+    done.sort_by_key(|r| r.game);
+    let progress = progress_series(&names, &done, cfg.sprt.as_ref());
+    let crossed = cfg.sprt.as_ref().and_then(|s| {
+        let counts = counts_for(&names[0], &names[1], &done);
+        let verdict = counts.sprt_status(s).verdict;
+        (verdict != SprtVerdict::Continue).then(|| (verdict, counts.trinomial.games()))
+    });
+    let sprt_done = AtomicBool::new(crossed.is_some());
     let shared = Mutex::new(Shared {
         queue: pending.into_iter(),
         records: done,
@@ -125,6 +159,8 @@ pub fn run_match_with(
         error: None,
         finished_now: 0,
         started_at: Instant::now(),
+        progress,
+        crossed,
     });
     let ctx = Ctx {
         cfg,
@@ -136,6 +172,7 @@ pub fn run_match_with(
         log,
         spawn,
         abort: &abort,
+        sprt_done: &sprt_done,
         shared: &shared,
     };
     std::thread::scope(|scope| {
@@ -151,6 +188,23 @@ pub fn run_match_with(
     }
     let interrupted = INTERRUPTED.load(Ordering::SeqCst);
     let pairs = pair_stats(&names, &shared.records);
+    let sprt = cfg.sprt.as_ref();
+    let reports = pair_reports(&names, &shared.records, sprt);
+    let tables = tournament_tables(&names, &shared.records)?;
+    let counts = counts_for(&names[0], &names[1], &shared.records);
+    let all_played = shared.records.len() as u32 >= total;
+    // Ctrl-C before any crossing leaves the test undecided ("running").
+    let verdict = sprt.and_then(|s| {
+        if interrupted && shared.crossed.is_none() {
+            return None;
+        }
+        let now = counts.sprt_status(s).verdict;
+        final_verdict(shared.crossed.map(|c| c.0), now, all_played)
+    });
+    let sprt_summary = sprt.map(|s| {
+        let stopped_at = shared.crossed.map(|c| c.1);
+        SprtSummary::new(&names[0], &names[1], s, &counts, verdict, stopped_at)
+    });
     let out = &mut shared.out;
     if opts.tty {
         let _ = write!(out, "\r\x1b[K");
@@ -163,11 +217,10 @@ pub fn run_match_with(
             total
         );
     }
-    let _ = write!(
-        out,
-        "{}",
-        format_pair_table(&pair_reports(&names, &shared.records))
-    );
+    print_tables(&mut **out, &reports, tables.as_ref());
+    if let Some(s) = &sprt_summary {
+        let _ = writeln!(out, "{}", sprt_line(s));
+    }
     let summary = Summary {
         event: cfg.event.clone(),
         variant: cfg.game.clone(),
@@ -177,12 +230,24 @@ pub fn run_match_with(
         interrupted,
         games: summarize_games(&shared.records),
         pairs,
+        sprt: sprt_summary,
+        ratings: tables.as_ref().map(|t| t.0.clone()),
+        shard: opts.shard.map(|s| s.to_string()),
+        duplicates: None,
+        verdict,
     };
     if let Some(path) = &cfg.json {
-        let text = serde_json::to_string_pretty(&summary)
-            .map_err(|e| ArenaError::Io(format!("cannot encode summary: {e}")))?;
-        std::fs::write(path, text + "\n")
-            .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", path.display())))?;
+        write_json(path, &summary)?;
+    }
+    if let Some(path) = &cfg.report {
+        write_report(
+            path,
+            &cfg.event,
+            &shared.progress,
+            cfg.sprt,
+            &reports,
+            tables.as_ref(),
+        )?;
     }
     let _ = out.flush();
     Ok(summary)
@@ -198,6 +263,9 @@ struct Ctx<'a, 'o> {
     log: Logger,
     spawn: Spawner<'a>,
     abort: &'a AtomicBool,
+    /// Set when the SPRT crossed a bound: no new games start, games in
+    /// flight are finished and recorded.
+    sprt_done: &'a AtomicBool,
     shared: &'a Mutex<Shared<'o>>,
 }
 
@@ -224,6 +292,11 @@ fn worker(ctx: &Ctx) {
         }
         let next = {
             let Ok(mut s) = ctx.shared.lock() else { break };
+            // Checked under the lock that guards the crossing, so no game
+            // starts after the SPRT has decided.
+            if ctx.sprt_done.load(Ordering::SeqCst) {
+                break;
+            }
             let g = s.queue.next();
             if let Some(g) = &g {
                 let line = format!(
@@ -313,11 +386,49 @@ fn worker(ctx: &Ctx) {
         ctx.say(&mut s, &line);
         s.records.push(rec);
         s.finished_now += 1;
+        check_sprt(ctx, &mut s);
         progress(ctx, &mut s);
     }
     for e in slots.into_iter().flatten() {
         e.quit();
     }
+}
+
+/// Records the candidate's progress and stops the match at the first SPRT
+/// bound crossed.
+fn check_sprt(ctx: &Ctx, s: &mut Shared) {
+    let counts = counts_for(&ctx.names[0], &ctx.names[1], &s.records);
+    let sprt = ctx.cfg.sprt.as_ref();
+    let last = s.records.last();
+    let candidate_game = last.is_some_and(|r| {
+        [&r.player1, &r.player2].contains(&&ctx.names[0])
+            && [&r.player1, &r.player2].contains(&&ctx.names[1])
+    });
+    if !candidate_game {
+        return;
+    }
+    if let Some(p) = ProgressPoint::from_counts(&counts, sprt) {
+        s.progress.push(p);
+    }
+    let Some(sprt) = sprt else { return };
+    if s.crossed.is_some() {
+        return;
+    }
+    let status = counts.sprt_status(sprt);
+    if status.verdict == SprtVerdict::Continue {
+        return;
+    }
+    let games = counts.trinomial.games();
+    s.crossed = Some((status.verdict, games));
+    ctx.sprt_done.store(true, Ordering::SeqCst);
+    let line = format!(
+        "SPRT: LLR {:.3} crossed {} bound {:.3} after {games} games: {}; no new games start, games in flight are finished",
+        status.llr,
+        if status.verdict == SprtVerdict::H1Accepted { "the upper" } else { "the lower" },
+        if status.verdict == SprtVerdict::H1Accepted { status.upper } else { status.lower },
+        if status.verdict == SprtVerdict::H1Accepted { "H1 was accepted" } else { "H0 was accepted" },
+    );
+    ctx.say(s, &line);
 }
 
 fn progress(ctx: &Ctx, s: &mut Shared) {
@@ -336,8 +447,15 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         "?".into()
     };
     let first = stats_for(&ctx.names[0], &ctx.names[1], &s.records);
+    let llr = match &ctx.cfg.sprt {
+        Some(sprt) => {
+            let st = counts_for(&ctx.names[0], &ctx.names[1], &s.records).sprt_status(sprt);
+            format!(", LLR {:.2} [{:.2}, {:.2}]", st.llr, st.lower, st.upper)
+        }
+        None => String::new(),
+    };
     let status = format!(
-        "{done}/{} games, {} vs {}: {:.1}% W/D/L {}/{}/{}, Elo {}, {rate:.1} games/min, ETA {eta}",
+        "{done}/{} games, {} vs {}: {:.1}% W/D/L {}/{}/{}, Elo {}{llr}, {rate:.1} games/min, ETA {eta}",
         ctx.total,
         first.engine,
         first.opponent,
@@ -361,7 +479,8 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         // The full table follows at the end anyway.
         if interval > 0 && done.is_multiple_of(interval) && done < ctx.total {
             let _ = writeln!(s.out, "Progress: {status}");
-            let table = format_pair_table(&pair_reports(ctx.names, &s.records));
+            let table =
+                format_pair_table(&pair_reports(ctx.names, &s.records, ctx.cfg.sprt.as_ref()));
             let _ = write!(s.out, "{table}");
         } else if done == ctx.total {
             let _ = writeln!(s.out, "Progress: {status}");

@@ -2,7 +2,82 @@
 //! budget, the number of openings and the seed, so a rerun (or a resumed
 //! run) plays exactly the same games.
 
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
 use super::openings;
+
+/// Who plays whom.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tournament {
+    /// Every engine against every other.
+    #[default]
+    Roundrobin,
+    /// The first engine against every other; the others never meet, which
+    /// saves games when only the first engine's strength is in question.
+    Gauntlet,
+}
+
+impl Tournament {
+    /// The engine pairs `(i, j)`, `i < j`, in schedule order.
+    pub fn pairs(self, n_engines: usize) -> Vec<(usize, usize)> {
+        match self {
+            Tournament::Roundrobin => engine_pairs(n_engines),
+            Tournament::Gauntlet => (1..n_engines).map(|j| (0, j)).collect(),
+        }
+    }
+}
+
+impl FromStr for Tournament {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "roundrobin" => Ok(Tournament::Roundrobin),
+            "gauntlet" => Ok(Tournament::Gauntlet),
+            _ => Err(format!("tournament '{s}': expected roundrobin or gauntlet")),
+        }
+    }
+}
+
+/// `--shard K/N`: this process plays the K-th of N disjoint parts (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl FromStr for Shard {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("--shard {s}: expected K/N with 1 <= K <= N, e.g. 2/4");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let index: u32 = k.trim().parse().map_err(|_| bad())?;
+        let count: u32 = n.trim().parse().map_err(|_| bad())?;
+        if index == 0 || count == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+impl Shard {
+    /// Whether game `game` (1-based) belongs to this shard. The unit is the
+    /// game pair (games 2p-1 and 2p: one opening, both colours), so every
+    /// shard's records still form whole pairs for the pentanomial; pairs are
+    /// dealt out in turn so every shard gets a fair share of the openings.
+    pub fn owns(&self, game: u32) -> bool {
+        let pair = (game.max(1) - 1) / 2;
+        pair % self.count == self.index - 1
+    }
+}
 
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -21,7 +96,11 @@ pub struct Scheduled {
 /// The number of games actually played for a budget of `games`: rounded up
 /// to whole rounds, where a round is every engine pair playing both colours.
 pub fn total_games(n_engines: usize, games: u32) -> u32 {
-    let per_round = (engine_pairs(n_engines).len() as u32).max(1) * 2;
+    total_games_for(engine_pairs(n_engines).len(), games)
+}
+
+fn total_games_for(n_pairs: usize, games: u32) -> u32 {
+    let per_round = (n_pairs as u32).max(1) * 2;
     games.div_ceil(per_round) * per_round
 }
 
@@ -46,11 +125,23 @@ pub fn schedule(
     n_openings: usize,
     seed: Option<u64>,
 ) -> Vec<Scheduled> {
-    let pairs = engine_pairs(n_engines);
+    schedule_tournament(Tournament::Roundrobin, n_engines, games, n_openings, seed)
+}
+
+/// [`schedule`] for either kind of tournament: the same rounds over the
+/// tournament's engine pairs.
+pub fn schedule_tournament(
+    kind: Tournament,
+    n_engines: usize,
+    games: u32,
+    n_openings: usize,
+    seed: Option<u64>,
+) -> Vec<Scheduled> {
+    let pairs = kind.pairs(n_engines);
     if pairs.is_empty() {
         return Vec::new();
     }
-    let total = total_games(n_engines, games);
+    let total = total_games_for(pairs.len(), games);
     let rounds = total / (pairs.len() as u32 * 2);
     let order = openings::order(n_openings.max(1), seed);
     let mut out = Vec::with_capacity(total as usize);
@@ -126,5 +217,33 @@ mod tests {
         );
         assert_eq!(total_games(3, 7), 12);
         assert!(schedule(1, 10, 1, None).is_empty());
+    }
+
+    #[test]
+    fn gauntlet_pairs_the_first_engine_with_each_other() {
+        let s = schedule_tournament(Tournament::Gauntlet, 4, 1, 4, None);
+        let matchups: Vec<(usize, usize)> = s.iter().map(|g| (g.p1, g.p2)).collect();
+        assert_eq!(
+            matchups,
+            vec![(0, 1), (1, 0), (0, 2), (2, 0), (0, 3), (3, 0)]
+        );
+    }
+
+    #[test]
+    fn shards_split_whole_pairs_disjointly() {
+        let plan = schedule(3, 60, 10, Some(5));
+        let shards: Vec<Shard> = (1..=4).map(|k| format!("{k}/4").parse().unwrap()).collect();
+        for g in &plan {
+            let owners = shards.iter().filter(|s| s.owns(g.game)).count();
+            assert_eq!(owners, 1, "game {} has exactly one shard", g.game);
+        }
+        for pair in plan.chunks(2) {
+            for s in &shards {
+                assert_eq!(s.owns(pair[0].game), s.owns(pair[1].game));
+            }
+        }
+        for bad in ["0/2", "3/2", "1/0", "x/2", "1", "1/2/3", "-1/2", ""] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
     }
 }

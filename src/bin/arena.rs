@@ -1,7 +1,9 @@
 //! The match runner. With no arguments it plays `tournaments/default.json`.
-//! Exit codes: 0 done, 1 compliance check failed, 3 the run failed (bad
-//! flags or config, an engine that cannot be started, i/o), 130 stopped by
-//! Ctrl-C (every finished game is recorded).
+//! Exit codes: without an SPRT 0 done, 1 compliance check failed; with
+//! `--sprt` (a match or `arena merge`) 0 H1 accepted, 1 H0 accepted,
+//! 2 inconclusive; always 3 the run failed (bad flags or config, an engine
+//! that cannot be started, i/o), 130 stopped by Ctrl-C (every finished game
+//! is recorded).
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::IsTerminal;
@@ -11,9 +13,12 @@ use std::sync::atomic::Ordering;
 
 use stackfish::arena::compliance;
 use stackfish::arena::config::{
-    split_args, EngineSpec, MatchConfig, Proto, Referee, ScoreAdjudication, Timeouts,
+    parse_sprt, split_args, EngineSpec, MatchConfig, Proto, Referee, ScoreAdjudication, Timeouts,
 };
+use stackfish::arena::merge::{merge, MergeOptions};
+use stackfish::arena::results::Summary;
 use stackfish::arena::runner::{make_openings, run_match, RunOptions};
+use stackfish::arena::schedule::{Shard, Tournament};
 use stackfish::arena::transport::INTERRUPTED;
 use stackfish::arena::ArenaError;
 
@@ -43,6 +48,28 @@ enum Command {
     Openings(OpeningsArgs),
     /// Check that an engine follows the protocol; prints what it said when a step fails.
     Compliance(ComplianceArgs),
+    /// Recompute every statistic (SPRT included) from JSONL record files,
+    /// counting a game found in several files once.
+    Merge(MergeArgs),
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// JSONL record files (`--jsonl` of one or more runs or shards).
+    #[arg(required = true)]
+    records: Vec<PathBuf>,
+    /// SPRT of the first engine against the second: elo0=E0 elo1=E1 [alpha=A] [beta=B].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+    /// Engine order, comma-separated (candidate first); default: order of the schedule.
+    #[arg(long, value_delimiter = ',')]
+    engines: Vec<String>,
+    /// Summary file (same schema as a match's --json).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// HTML/SVG report.
+    #[arg(long)]
+    report: Option<PathBuf>,
 }
 
 #[derive(Args, Default)]
@@ -120,6 +147,19 @@ struct RunArgs {
     /// Print the results block every N games (non-terminal output; 0 = only at the end).
     #[arg(long, value_name = "N")]
     ratinginterval: Option<u32>,
+    /// SPRT of the first engine (candidate) against the second (base), in
+    /// normalized Elo: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]. Stops at a bound.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+    /// roundrobin (every pair) or gauntlet (the first engine against each other).
+    #[arg(long, value_name = "KIND")]
+    tournament: Option<String>,
+    /// Play only part K of N of the schedule (whole game pairs), e.g. 2/4.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Self-contained HTML/SVG report written at the end.
+    #[arg(long)]
+    report: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -214,7 +254,13 @@ fn default_config() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tournaments/default.json")
 }
 
-fn build_config(a: RunArgs) -> Result<(MatchConfig, bool), ArenaError> {
+/// Flags that are not part of the shared config file.
+struct RunFlags {
+    resume: bool,
+    shard: Option<Shard>,
+}
+
+fn build_config(a: RunArgs) -> Result<(MatchConfig, RunFlags), ArenaError> {
     let config_path = match (&a.config, a.engine_groups.is_empty()) {
         (Some(p), _) => Some(p.clone()),
         (None, true) => Some(default_config()),
@@ -259,6 +305,21 @@ fn build_config(a: RunArgs) -> Result<(MatchConfig, bool), ArenaError> {
     set!(opt pgn);
     set!(opt jsonl);
     set!(opt json);
+    set!(opt report);
+    if let Some(t) = &a.tournament {
+        cfg.tournament = t.parse::<Tournament>().map_err(ArenaError::Config)?;
+    }
+    if let Some(t) = &a.sprt {
+        cfg.sprt = Some(parse_sprt(t)?);
+    }
+    // A shard is per process (per machine), so it is a flag only, never in
+    // the config file all shards share.
+    let shard = a
+        .shard
+        .as_deref()
+        .map(str::parse::<Shard>)
+        .transpose()
+        .map_err(ArenaError::Config)?;
     if let Some(r) = a.referee {
         cfg.referee = match r {
             RefereeArg::Rules => Referee::Rules,
@@ -281,7 +342,21 @@ fn build_config(a: RunArgs) -> Result<(MatchConfig, bool), ArenaError> {
     if let Some(v) = a.max_move_time {
         t.max_move_ms = v;
     }
-    Ok((cfg, a.resume))
+    Ok((
+        cfg,
+        RunFlags {
+            resume: a.resume,
+            shard,
+        },
+    ))
+}
+
+/// 130 after Ctrl-C; with an SPRT its verdict's code; else 0.
+fn exit_code(summary: &Summary) -> u8 {
+    if summary.interrupted {
+        return EXIT_INTERRUPTED;
+    }
+    summary.verdict.map_or(0, |v| v.exit_code())
 }
 
 extern "C" fn on_signal(_: libc::c_int) {
@@ -403,16 +478,27 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
             let passed = compliance::run(&cmd, &args, proto, &c.game, &mut std::io::stdout())?;
             Ok(if passed { 0 } else { EXIT_COMPLIANCE_FAILED })
         }
+        Some(Command::Merge(m)) => {
+            let opts = MergeOptions {
+                sprt: m.sprt.as_deref().map(parse_sprt).transpose()?,
+                json: m.json,
+                report: m.report,
+                engines: m.engines,
+            };
+            let summary = merge(&m.records, &opts, &mut std::io::stdout())?;
+            Ok(exit_code(&summary))
+        }
         None => {
-            let (cfg, resume) = build_config(cli.run)?;
+            let (cfg, flags) = build_config(cli.run)?;
             build_missing_engines(&cfg);
             let tty = std::io::stdout().is_terminal();
-            let summary = run_match(&cfg, &RunOptions { resume, tty }, &mut std::io::stdout())?;
-            Ok(if summary.interrupted {
-                EXIT_INTERRUPTED
-            } else {
-                0
-            })
+            let opts = RunOptions {
+                resume: flags.resume,
+                tty,
+                shard: flags.shard,
+            };
+            let summary = run_match(&cfg, &opts, &mut std::io::stdout())?;
+            Ok(exit_code(&summary))
         }
     }
 }

@@ -10,6 +10,9 @@
 //! reply), `exit` (answers, then exits with status 0), `noping` (stops
 //! answering `isready`).
 //! `silent` ignores everything from the start (no `ugiok`).
+//! `--per-position` draws each move from a generator seeded by the seed and
+//! the position, so a game's moves do not depend on what the process played
+//! before (shards of a match then replay the unsharded games exactly).
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
@@ -28,6 +31,7 @@ struct Args {
     name: String,
     /// The score every `info` line reports.
     score: i32,
+    per_position: bool,
 }
 
 fn parse_args() -> Args {
@@ -38,12 +42,18 @@ fn parse_args() -> Args {
         seed: 1,
         name: "mock".into(),
         score: 0,
+        per_position: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < argv.len() {
         let val = argv.get(i + 1).cloned().unwrap_or_default();
         match argv[i].as_str() {
+            "--per-position" => {
+                a.per_position = true;
+                i += 1;
+                continue;
+            }
             "--fault" => a.fault = Some(val),
             "--at" => a.at = val.parse().unwrap_or(1),
             "--slow-ms" => a.slow_ms = val.parse().unwrap_or(1000),
@@ -58,6 +68,13 @@ fn parse_args() -> Args {
         i += 2;
     }
     a
+}
+
+/// A fixed hash (unlike std's seeded one), so runs are reproducible.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 fn hang() -> ! {
@@ -92,6 +109,7 @@ fn main() {
     let mut gos = 0u32;
     let mut pings_dead = false;
     let mut pending: Option<String> = None;
+    let mut position_line = String::new();
     let stdin = std::io::stdin();
     let mut out = std::io::stdout();
     if fault == "silent" {
@@ -127,13 +145,19 @@ fn main() {
             }
             Some("uginewgame") | Some("ucinewgame") => {}
             Some("position") => match set_position(&game_name, &tokens) {
-                Some(p) => pos = p,
+                Some(p) => {
+                    pos = p;
+                    position_line = line.clone();
+                }
                 None => say(&format!("info string error: bad position: {line}")),
             },
             Some("go") => {
                 gos += 1;
                 let now = gos == args.at;
                 let legal = pos.legal_moves();
+                if args.per_position {
+                    rng = StdRng::seed_from_u64(args.seed ^ fnv1a(&position_line));
+                }
                 let mv = legal
                     .choose(&mut rng)
                     .cloned()
