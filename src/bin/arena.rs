@@ -74,7 +74,7 @@ struct MergeArgs {
 
 #[derive(Args, Default)]
 struct RunArgs {
-    /// A JSON match config (fields as in docs-arena.md); flags override it.
+    /// A JSON match config (fields as in protocol.md); flags override it.
     /// Without engines and without --config: tournaments/default.json.
     #[arg(long)]
     config: Option<PathBuf>,

@@ -1,7 +1,7 @@
 //! `stackfish serve`: a local web page to play against the engine. tiny_http
 //! carries HTTP; this module routes each request to the JSON API of
 //! `state.rs` or to the page, which is compiled into the binary (nothing is
-//! ever read from disk). The API is documented in docs-web.md.
+//! ever read from disk). The API is documented in protocol.md.
 
 mod state;
 
