@@ -169,24 +169,38 @@ fn score_for(name: &str, r: &GameRecord) -> Option<Score> {
 }
 
 /// Counts of `a` against `b`: both games of a round form a pair.
+/// W/D/L and pentanomial counts of `a` against `b`. A game pair is the
+/// two games of one round on the same opening with colours swapped (each
+/// game pairs with the earliest unpaired one of the other colour); anything else (a lone game, or records of separate runs
+/// that share round numbers) counts as single games or forms its own pairs,
+/// so merging independent runs never mixes their pairs.
 pub fn counts_for(a: &str, b: &str, records: &[GameRecord]) -> MatchCounts {
-    let mut by_round: BTreeMap<u32, Vec<(u32, Score)>> = BTreeMap::new();
+    let mut by_opening: BTreeMap<(u32, usize), Vec<(u32, bool, Score)>> = BTreeMap::new();
     for r in records {
         let players = (r.player1.as_str(), r.player2.as_str());
         if players != (a, b) && players != (b, a) {
             continue;
         }
         if let Some(s) = score_for(a, r) {
-            by_round.entry(r.round).or_default().push((r.game, s));
+            let a_first = r.player1 == a;
+            by_opening
+                .entry((r.round, r.opening))
+                .or_default()
+                .push((r.game, a_first, s));
         }
     }
     let mut counts = MatchCounts::default();
-    for mut games in by_round.into_values() {
+    for mut games in by_opening.into_values() {
         games.sort_by_key(|g| g.0);
-        match games.as_slice() {
-            [(_, x), (_, y)] => counts.add_pair(*x, *y),
-            _ => games.iter().for_each(|g| counts.add_single(g.1)),
+        // Each game pairs with the earliest unpaired game of the other colour.
+        let mut waiting: [std::collections::VecDeque<Score>; 2] = Default::default();
+        for (_, a_first, score) in games {
+            match waiting[usize::from(!a_first)].pop_front() {
+                Some(first) => counts.add_pair(first, score),
+                None => waiting[usize::from(a_first)].push_back(score),
+            }
         }
+        waiting.iter().flatten().for_each(|&s| counts.add_single(s));
     }
     counts
 }
@@ -430,6 +444,34 @@ mod tests {
             time_control: String::new(),
             duration_ms: 0,
         }
+    }
+
+    #[test]
+    fn separate_runs_with_the_same_round_numbers_keep_their_own_pairs() {
+        // Two runs, each one round of two games on its own opening: A wins
+        // both games of run 1 (pair WW) and loses both of run 2 (pair LL).
+        let mut r = vec![
+            rec(1, 1, "A", "B", "1-0"),
+            rec(2, 1, "B", "A", "0-1"),
+            rec(1, 1, "A", "B", "0-1"),
+            rec(2, 1, "B", "A", "1-0"),
+        ];
+        r[2].opening = 7;
+        r[3].opening = 7;
+        assert_eq!(stats_for("A", "B", &r).pentanomial, [1, 0, 0, 0, 1]);
+        // On the same opening too: consecutive games with colours swapped pair up.
+        let same: Vec<GameRecord> = r
+            .iter()
+            .cloned()
+            .map(|mut g| {
+                g.opening = 0;
+                g
+            })
+            .collect();
+        assert_eq!(
+            stats_for("A", "B", &same).pentanomial.iter().sum::<u64>(),
+            2
+        );
     }
 
     #[test]
