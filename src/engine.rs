@@ -156,7 +156,7 @@ impl<G: Game> GameSession<G> {
         shared: &Arc<Shared>,
         params: &GoParams,
         options: &Options,
-    ) -> Option<(G::Move, i32)> {
+    ) -> Option<(G::Move, i32, u64)> {
         let level = options.level.clamp(1, MAX_LEVEL) as usize;
         let pos = self.line.position();
         let limits = Limits {
@@ -167,7 +167,7 @@ impl<G: Game> GameSession<G> {
             ),
             ..params.limits_for(pos.side_to_move())
         };
-        let scores = search::root_scores(
+        let (scores, nodes) = search::root_scores(
             pos,
             self.line.keys(),
             shared,
@@ -191,7 +191,7 @@ impl<G: Game> GameSession<G> {
                 (mv, s, noisy)
             })
             .max_by_key(|&(_, _, noisy)| noisy)
-            .map(|(mv, s, _)| (mv, s))
+            .map(|(mv, s, _)| (mv, s, nodes))
     }
 }
 
@@ -258,12 +258,12 @@ impl<G: Game> Session for GameSession<G> {
         if options.level < MAX_LEVEL {
             let start = Instant::now();
             return match self.go_level(shared, params, options) {
-                Some((mv, score)) => {
+                Some((mv, score, nodes)) => {
                     report(&Info {
                         depth: LEVEL_DEPTH[options.level.clamp(1, MAX_LEVEL) as usize - 1],
                         seldepth: 0,
                         score,
-                        nodes: 0,
+                        nodes,
                         time_ms: start.elapsed().as_millis() as u64,
                         hashfull: shared.tt.hashfull(),
                         pv: vec![mv.to_string()],

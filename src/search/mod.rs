@@ -632,8 +632,9 @@ fn iterate<G: Game>(
 mod tests;
 
 /// Every root move with its score from a full-window search to `limits.depth`
-/// (for the weaker levels, which choose among them). Stops early, keeping the
-/// moves scored so far, when the limits or the stop flag say so.
+/// (for the weaker levels, which choose among them), and the nodes searched.
+/// Stops early, keeping the moves scored so far, when the limits or the stop
+/// flag say so.
 pub fn root_scores<G: Game>(
     root: &G,
     history: &[u64],
@@ -641,7 +642,7 @@ pub fn root_scores<G: Game>(
     heuristics: &mut Heuristics,
     limits: &Limits,
     options: &crate::engine::Options,
-) -> Vec<(G::Move, i32)> {
+) -> (Vec<(G::Move, i32)>, u64) {
     let deadline = Deadline::new(limits, options.move_overhead_ms);
     shared.tt.new_search();
     let mut t = new_thread::<G>(shared, deadline, limits, true, heuristics, history, false);
@@ -660,5 +661,5 @@ pub fn root_scores<G: Game>(
         }
         scored.push((mv, score));
     }
-    scored
+    (scored, t.nodes)
 }

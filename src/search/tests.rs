@@ -188,7 +188,7 @@ fn repetition_with_the_game_history_is_a_draw() {
     let p = *line.position();
     let shared = Arc::new(Shared::new(1));
     for d in [1, 3] {
-        let scores = root_scores(
+        let (scores, nodes) = root_scores(
             &p,
             line.keys(),
             &shared,
@@ -203,6 +203,7 @@ fn repetition_with_the_game_history_is_a_draw() {
             scores.iter().any(|(_, s)| *s != 0),
             "the test needs other moves with non-draw scores"
         );
+        assert!(nodes > 0, "the nodes searched are counted");
     }
 }
 
