@@ -175,7 +175,9 @@ fn score_for(name: &str, r: &GameRecord) -> Option<Score> {
 /// that share round numbers) counts as single games or forms its own pairs,
 /// so merging independent runs never mixes their pairs.
 pub fn counts_for(a: &str, b: &str, records: &[GameRecord]) -> MatchCounts {
-    let mut by_opening: BTreeMap<(u32, usize), Vec<(u32, bool, Score)>> = BTreeMap::new();
+    // (round, opening) -> (game number, `a` had player 1's side, a's score)
+    type Games = Vec<(u32, bool, Score)>;
+    let mut by_opening: BTreeMap<(u32, usize), Games> = BTreeMap::new();
     for r in records {
         let players = (r.player1.as_str(), r.player2.as_str());
         if players != (a, b) && players != (b, a) {
