@@ -62,10 +62,16 @@ impl GameRecord {
 
     /// The PGN-style text block of this game.
     pub fn pgn(&self) -> String {
+        self.pgn_at("stackfish arena")
+    }
+
+    /// The PGN-style text block with the given `Site` tag (the arena, or the
+    /// browser board, which writes its games in the same format).
+    pub fn pgn_at(&self, site: &str) -> String {
         let mut s = String::new();
         let tags = [
             ("Event", self.event.clone()),
-            ("Site", "stackfish arena".to_string()),
+            ("Site", site.to_string()),
             ("Date", self.date.clone()),
             ("Round", self.round.to_string()),
             ("Game", self.game.to_string()),
@@ -88,7 +94,10 @@ impl GameRecord {
                 words.push(format!("{}.", i / 2 + 1));
             }
             words.push(m.mv.clone());
-            words.push(format!("{{{}}}", move_comment(m)));
+            // A move nobody reported anything about (a person's) gets none.
+            if m.book || m.cp.is_some() || m.mate.is_some() || m.depth.is_some() || m.ms.is_some() {
+                words.push(format!("{{{}}}", move_comment(m)));
+            }
         }
         words.push(self.result.clone());
         let mut line = String::new();
@@ -264,6 +273,20 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_with_nothing_reported_has_no_comment() {
+        let mut rec = sample();
+        rec.moves.push(MoveRecord {
+            mv: "e5".into(),
+            ..Default::default()
+        });
+        let pgn = rec.pgn_at("stackfish serve");
+        assert!(pgn.contains("[Site \"stackfish serve\"]"));
+        assert!(pgn.contains("e5 "), "{pgn}");
+        assert!(!pgn.contains("e5 {"), "{pgn}");
+        assert!(pgn.contains("d4 {+0.35/8 0.102s}"), "{pgn}");
+    }
 
     fn sample() -> GameRecord {
         GameRecord {

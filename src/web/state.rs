@@ -5,10 +5,11 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
+use crate::arena::record::{today, GameRecord, MoveRecord};
 use crate::engine::{self, BestMove, GoParams, Options, Session, MAX_LEVEL};
 use crate::game::{variants, AnyGame, MoveError, Outcome, Side};
 use crate::search::{self, Info, Shared};
@@ -464,51 +465,51 @@ impl App {
     /// The game record in the arena's PGN-style format.
     pub fn record(&self) -> String {
         let st = lock(&self.state);
-        let (p1, p2) = match st.settings.engine {
+        let (player1, player2) = match st.settings.engine {
             Some(Side::P1) => (st.settings.engine_name(), "Human".to_string()),
             Some(Side::P2) => ("Human".to_string(), st.settings.engine_name()),
             None => ("Human".to_string(), "Human".to_string()),
         };
         let outcome = st.game.outcome();
-        let result = outcome.result().map_or("*", |r| r.pgn());
-        let termination = match outcome {
-            Outcome::Over { reason, .. } => reason,
-            Outcome::Ongoing => "unterminated",
+        let moves = st
+            .game
+            .moves()
+            .into_iter()
+            .enumerate()
+            .map(|(i, mv)| {
+                let note = st.notes.get(i).copied().flatten();
+                MoveRecord {
+                    mv,
+                    book: false,
+                    cp: note
+                        .filter(|n| search::mate_in(n.score).is_none())
+                        .map(|n| n.score),
+                    mate: note.and_then(|n| search::mate_in(n.score)),
+                    depth: note.map(|n| n.depth.max(0) as u32),
+                    ms: note.map(|n| n.ms),
+                }
+            })
+            .collect();
+        let record = GameRecord {
+            game: u32::try_from(st.round).unwrap_or(u32::MAX),
+            round: u32::try_from(st.round).unwrap_or(u32::MAX),
+            opening: 0,
+            event: "stackfish web game".to_string(),
+            date: st.date.clone(),
+            variant: st.game.variant_name().to_string(),
+            player1,
+            player2,
+            fen: st.game.start_fen(),
+            moves,
+            result: outcome.result().map_or("*", |r| r.pgn()).to_string(),
+            termination: match outcome {
+                Outcome::Over { reason, .. } => reason.to_string(),
+                Outcome::Ongoing => "unterminated".to_string(),
+            },
+            time_control: String::new(),
+            duration_ms: 0,
         };
-        let moves = st.game.moves();
-        let tags = [
-            ("Event", "stackfish web game".to_string()),
-            ("Site", "stackfish serve".to_string()),
-            ("Date", st.date.clone()),
-            ("Round", st.round.to_string()),
-            ("Player1", p1),
-            ("Player2", p2),
-            ("Variant", st.game.variant_name().to_string()),
-            ("FEN", st.game.start_fen()),
-            ("Result", result.to_string()),
-            ("Termination", termination.to_string()),
-            ("PlyCount", moves.len().to_string()),
-        ];
-        let mut text = String::new();
-        for (key, value) in tags {
-            let value = value.replace('\\', "\\\\").replace('"', "\\\"");
-            text.push_str(&format!("[{key} \"{value}\"]\n"));
-        }
-        text.push('\n');
-        let mut words = Vec::new();
-        for (i, mv) in moves.iter().enumerate() {
-            if i % 2 == 0 {
-                words.push(format!("{}.", i / 2 + 1));
-            }
-            words.push(mv.clone());
-            if let Some(Some(note)) = st.notes.get(i) {
-                words.push(format!("{{{}}}", note_comment(note)));
-            }
-        }
-        words.push(result.to_string());
-        text.push_str(&wrap(&words, RECORD_LINE));
-        text.push('\n');
-        text
+        record.pgn_at("stackfish serve")
     }
 
     /// Stops a running search and waits for it: for a clean shutdown.
@@ -697,95 +698,7 @@ fn view(st: &State) -> StateView {
     }
 }
 
-/// Width the record's move text is wrapped at, as the arena writes it.
-const RECORD_LINE: usize = 80;
-
-fn wrap(words: &[String], width: usize) -> String {
-    let mut text = String::new();
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > width {
-            text.push_str(&line);
-            text.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(w);
-    }
-    text.push_str(&line);
-    text.push('\n');
-    text
-}
-
-/// The arena's move comment: `+0.35/8 1.002s`, `+M3/9 0.410s`.
-fn note_comment(note: &Note) -> String {
-    let score = match search::mate_in(note.score) {
-        Some(n) if n >= 0 => format!("+M{n}"),
-        Some(n) => format!("-M{}", -n),
-        None => format!("{:+.2}", note.score as f64 / 100.0),
-    };
-    format!("{score}/{} {:.3}s", note.depth, note.ms as f64 / 1000.0)
-}
-
-/// Today's date in UTC as `YYYY.MM.DD`, the PGN date format.
-fn today() -> String {
-    let days = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    let (y, m, d) = civil_from_days(days);
-    format!("{y:04}.{m:02}.{d:02}")
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's
-/// algorithm), so that no date crate is needed for one tag.
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(civil_from_days(20_786), (2026, 11, 29));
-        assert_eq!(civil_from_days(-1), (1969, 12, 31));
-    }
-
-    #[test]
-    fn comments_use_the_arena_format() {
-        let cp = Note {
-            score: 35,
-            depth: 8,
-            ms: 102,
-        };
-        assert_eq!(note_comment(&cp), "+0.35/8 0.102s");
-        let mate = Note {
-            score: search::WIN - 5,
-            depth: 9,
-            ms: 1_500,
-        };
-        assert_eq!(note_comment(&mate), "+M3/9 1.500s");
-    }
-
-    #[test]
-    fn wrap_keeps_lines_short() {
-        let words: Vec<String> = (0..40).map(|i| format!("m{i:03}")).collect();
-        let text = wrap(&words, 20);
-        assert!(text.lines().all(|l| l.len() <= 20));
-        assert_eq!(text.split_whitespace().count(), 40);
-    }
 }
