@@ -697,8 +697,3 @@ fn view(st: &State) -> StateView {
         engine_error: st.engine_error.clone(),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-}
