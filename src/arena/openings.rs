@@ -3,12 +3,12 @@
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use std::collections::HashSet;
 use std::path::Path;
 
 use super::ArenaError;
-use crate::game::variants::new_game;
+use crate::game::variants::{dealt_start_fen, new_game};
 use crate::game::AnyGame;
 
 /// A start for a game pair: a position and moves played from it.
@@ -156,9 +156,12 @@ pub fn load_with(
 }
 
 /// Random openings of exactly `plies` moves from the start, distinct by
-/// final position, none finished. `keep` can reject a candidate (the
-/// balanced filter); it returns `Err` to abort. Gives up after a bounded
-/// number of attempts and returns what it found.
+/// final position, none finished. For a game whose start is dealt at random
+/// (`Game::dealt_start`: Castle's skull layouts) each opening starts from a
+/// start dealt for it, written as its FEN, and no two openings share a
+/// start. `keep` can reject a candidate (the balanced filter); it returns
+/// `Err` to abort. Gives up after a bounded number of attempts and returns
+/// what it found.
 pub fn generate(
     game: &str,
     plies: u32,
@@ -167,7 +170,12 @@ pub fn generate(
     keep: &mut dyn FnMut(&Opening) -> Result<bool, String>,
 ) -> Result<Vec<Opening>, String> {
     let mut rng = StdRng::seed_from_u64(seed);
+    // Starts are dealt from a stream of their own, so games with a fixed
+    // start draw exactly the moves they always drew.
+    let mut deal_rng = StdRng::seed_from_u64(seed ^ 0x5EED_5CA1_AB1E_0001);
+    let standard = start_fen(game)?;
     let mut seen = HashSet::new();
+    let mut seen_starts = HashSet::new();
     let mut out = Vec::new();
     let max_attempts = count.saturating_mul(50).max(1000);
     for _ in 0..max_attempts {
@@ -175,6 +183,13 @@ pub fn generate(
             break;
         }
         let mut board = new_game(game).ok_or_else(|| format!("unknown game '{game}'"))?;
+        let dealt = dealt_start_fen(game, deal_rng.gen());
+        if let Some(fen) = &dealt {
+            if seen_starts.contains(fen) {
+                continue;
+            }
+            board.set_fen(fen).map_err(|e| e.to_string())?;
+        }
         let mut ok = true;
         for _ in 0..plies {
             let legal = board.legal_moves();
@@ -192,11 +207,13 @@ pub fn generate(
             continue;
         }
         let opening = Opening {
-            fen: None,
+            // The standard start is written `startpos`, as `parse` would.
+            fen: dealt.clone().filter(|fen| *fen != standard),
             moves: board.moves(),
         };
         if keep(&opening)? {
             out.push(opening);
+            seen_starts.extend(dealt);
         }
     }
     Ok(out)
@@ -242,6 +259,86 @@ mod tests {
         for o in &a {
             assert_eq!(o.moves.len(), 4);
             assert_eq!(Opening::parse("mixtour", &o.to_line()).as_ref(), Ok(o));
+        }
+    }
+
+    /// The skulls of a Castle opening's start, checked through the rules.
+    fn castle_skulls(game: &str, o: &Opening) -> Vec<usize> {
+        use crate::game::castle::{Castle, CastleVariant};
+        use crate::game::Game;
+        let fen = o.fen.as_deref().expect("a dealt start is written as a FEN");
+        let pos = Castle::from_fen(&CastleVariant::LEVEL_1, fen).unwrap();
+        // The variant's passes, knights and side: only the skulls differ.
+        let start = new_game(game).unwrap().start_fen();
+        let strip = |f: &str| {
+            f.split_whitespace()
+                .enumerate()
+                .filter(|&(i, _)| i != 3)
+                .map(|(_, t)| t.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(strip(fen), strip(&start));
+        pos.skull_squares().collect()
+    }
+
+    #[test]
+    fn castle_openings_deal_distinct_mirrored_skull_layouts() {
+        use crate::game::castle::tables::mirror;
+        for game in ["castle", "castle-2", "castle-3"] {
+            for plies in [0, 3] {
+                let a = generate(game, plies, 40, 11, &mut |_| Ok(true)).unwrap();
+                assert_eq!(a, generate(game, plies, 40, 11, &mut |_| Ok(true)).unwrap());
+                assert_ne!(a, generate(game, plies, 40, 12, &mut |_| Ok(true)).unwrap());
+                assert_eq!(a.len(), 40);
+                let mut layouts = HashSet::new();
+                for o in &a {
+                    assert_eq!(o.moves.len(), plies as usize);
+                    // Valid through the rules, and written back unchanged.
+                    assert_eq!(Opening::parse(game, &o.to_line()).as_ref(), Ok(o), "{game}");
+                    assert!(!o.board(game).unwrap().outcome().is_over());
+                    let mut skulls = castle_skulls(game, o);
+                    assert_eq!(skulls.len(), 4);
+                    for &sq in &skulls {
+                        assert_ne!(mirror(sq), sq);
+                        assert!(skulls.contains(&mirror(sq)), "{}", o.to_line());
+                    }
+                    skulls.sort_unstable();
+                    assert!(layouts.insert(skulls), "layout dealt twice");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn castle_suites_are_capped_by_the_layouts_there_are() {
+        // 28 pairs, 2 of them: 378 layouts (the standard one written `startpos`).
+        let a = generate("castle", 0, 400, 5, &mut |_| Ok(true)).unwrap();
+        assert_eq!(a.len(), 378);
+        assert_eq!(a.iter().filter(|o| o.fen.is_none()).count(), 1);
+    }
+
+    #[test]
+    fn castle_openings_play_in_colour_swapped_pairs() {
+        use crate::arena::schedule::schedule;
+        let suite = generate("castle", 2, 6, 3, &mut |_| Ok(true)).unwrap();
+        let games = schedule(2, 12, suite.len(), Some(9));
+        assert_eq!(games.len(), 12);
+        for pair in games.chunks(2) {
+            assert_eq!(pair[0].opening, pair[1].opening);
+            assert_eq!((pair[0].p1, pair[0].p2), (pair[1].p2, pair[1].p1));
+            let o = &suite[pair[0].opening];
+            assert!(o.position_command().starts_with("position fen x19/"));
+            assert!(o.board("castle").is_ok());
+        }
+        let used: HashSet<usize> = games.iter().map(|g| g.opening).collect();
+        assert_eq!(used.len(), 6);
+    }
+
+    #[test]
+    fn fixed_start_games_are_unchanged() {
+        // Games without a dealt start still write `startpos moves ...`.
+        for o in generate("silo", 2, 5, 1, &mut |_| Ok(true)).unwrap() {
+            assert_eq!(o.fen, None);
         }
     }
 

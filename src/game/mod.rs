@@ -215,6 +215,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// The variant's start position.
     fn start(variant: &Self::Variant) -> Self;
 
+    /// A start position dealt at random, for a game whose start has a random
+    /// element (Castle's skull layout); the same `seed` deals the same start.
+    /// `None` (the default): the start is fixed, always `start`.
+    fn dealt_start(variant: &Self::Variant, seed: u64) -> Option<Self> {
+        let _ = (variant, seed);
+        None
+    }
+
     /// Reads a position string. Never panics, whatever the input.
     fn from_fen(variant: &Self::Variant, fen: &str) -> Result<Self, FenError>;
 

@@ -65,3 +65,19 @@ impl VariantVisitor for NewGame {
 pub fn new_game(name: &str) -> Option<Box<dyn AnyGame>> {
     with_variant(name, NewGame)
 }
+
+struct DealtStart(u64);
+
+impl VariantVisitor for DealtStart {
+    type Output = Option<String>;
+    fn visit<G: Game>(self, _name: &'static str, variant: G::Variant) -> Option<String> {
+        G::dealt_start(&variant, self.0).map(|pos| pos.fen())
+    }
+}
+
+/// The position string of a start of variant `name` dealt from `seed`
+/// (`Game::dealt_start`); `None` for a game whose start is fixed, or an
+/// unknown name.
+pub fn dealt_start_fen(name: &str, seed: u64) -> Option<String> {
+    with_variant(name, DealtStart(seed)).flatten()
+}

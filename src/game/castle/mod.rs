@@ -14,6 +14,7 @@
 //! string loads under any level (as Mixtour's reserves do).
 
 mod eval;
+pub mod layout;
 mod notation;
 pub mod tables;
 #[cfg(test)]
@@ -164,6 +165,12 @@ impl Castle {
         }
         pos.hash = pos.compute_hash();
         pos
+    }
+
+    /// The start of `variant` with the standard skulls d9, p11, h10, l10.
+    fn standard_start(variant: &CastleVariant) -> Castle {
+        let blue: Vec<usize> = YELLOW_START.iter().map(|&sq| mirror(sq)).collect();
+        Castle::with_layout(&YELLOW_START, &blue, &STANDARD_SKULLS, [variant.passes; 2])
     }
 
     /// Adds a skull on a middle-zone square not yet holding one (the caller checks).
@@ -420,8 +427,12 @@ impl Game for Castle {
     type Variant = CastleVariant;
 
     fn start(variant: &CastleVariant) -> Castle {
-        let blue: Vec<usize> = YELLOW_START.iter().map(|&sq| mirror(sq)).collect();
-        Castle::with_layout(&YELLOW_START, &blue, &STANDARD_SKULLS, [variant.passes; 2])
+        Castle::standard_start(variant)
+    }
+
+    /// The start with a random mirrored skull layout (`layout::deal_skulls`).
+    fn dealt_start(variant: &CastleVariant, seed: u64) -> Option<Castle> {
+        Some(layout::dealt_start(variant, seed))
     }
 
     fn from_fen(variant: &CastleVariant, fen: &str) -> Result<Castle, FenError> {

@@ -1030,3 +1030,78 @@ fn evaluation_is_symmetric_and_sees_the_terms() {
     // to a wall whose descent lands on the key's rank or file).
     assert_eq!(distance, (1, 5, 2));
 }
+
+// ---- Dealt skull layouts (rules, "Board": mirrored pairs in ranks 9..11) ----
+
+#[test]
+fn pair_squares_are_the_28_middle_squares_before_their_mirror() {
+    use super::layout::pair_squares;
+    use super::tables::mirror;
+    let squares = pair_squares();
+    assert_eq!(squares.len(), 28);
+    let names: Vec<String> = squares.iter().map(|&sq| square_name(sq)).collect();
+    assert_eq!(names.first().map(String::as_str), Some("a9"));
+    assert_eq!(names.last().map(String::as_str), Some("i10"));
+    assert!(!names.contains(&"j10".to_string()));
+    assert!(squares.iter().all(|&sq| !squares.contains(&mirror(sq))));
+}
+
+#[test]
+fn mirrored_layouts_are_checked() {
+    use super::layout::{is_mirrored_layout, start_with_skulls};
+    let sq =
+        |names: &[&str]| -> Vec<usize> { names.iter().map(|n| parse_square(n).unwrap()).collect() };
+    let v = CastleVariant::LEVEL_1;
+    assert!(is_mirrored_layout(&sq(&["d9", "p11", "h10", "l10"])));
+    assert_eq!(
+        start_with_skulls(&v, &sq(&["d9", "p11", "h10", "l10"])),
+        Some(Castle::start(&v))
+    );
+    assert!(is_mirrored_layout(&[]));
+    for bad in [
+        &["d9"][..],                     // unpaired
+        &["d9", "p11", "d9", "p11"][..], // a pair twice
+        &["j10"][..],                    // its own mirror
+        &["d8", "p12"][..],              // outside the middle zone
+        &["d9", "p10"][..],              // not each other's mirror
+    ] {
+        assert!(!is_mirrored_layout(&sq(bad)), "{bad:?}");
+        assert_eq!(start_with_skulls(&v, &sq(bad)), None, "{bad:?}");
+    }
+    assert!(!is_mirrored_layout(&[super::tables::OFF, 0, usize::MAX]));
+}
+
+#[test]
+fn dealt_starts_are_mirrored_reproducible_and_varied() {
+    use super::layout::{deal_skulls, is_mirrored_layout};
+    let mut layouts = BTreeSet::new();
+    for seed in 0..6000u64 {
+        let skulls = deal_skulls(seed);
+        layouts.insert(skulls.clone());
+        if seed >= 300 {
+            continue;
+        }
+        assert_eq!(skulls.len(), 4);
+        assert!(is_mirrored_layout(&skulls), "{skulls:?}");
+        assert_eq!(deal_skulls(seed), skulls);
+        for v in [
+            CastleVariant::LEVEL_1,
+            CastleVariant::LEVEL_2,
+            CastleVariant::LEVEL_3,
+        ] {
+            let pos = Castle::dealt_start(&v, seed).unwrap();
+            // Through the position string and the rules: only the skulls differ.
+            let back = Castle::from_fen(&v, &pos.fen()).unwrap();
+            assert_eq!(back, pos);
+            assert_eq!(back.skull_squares().collect::<Vec<_>>(), skulls);
+            let start = Castle::start(&v);
+            assert_eq!(back.knights(Side::P1), start.knights(Side::P1));
+            assert_eq!(back.knights(Side::P2), start.knights(Side::P2));
+            assert_eq!(back.passes(Side::P1), v.passes);
+            assert_eq!(back.mirrored().skull_bits(), back.skull_bits());
+            assert!(back.outcome() == Outcome::Ongoing);
+        }
+    }
+    // C(28, 2) = 378 layouts; 6000 draws reach all of them.
+    assert_eq!(layouts.len(), 378);
+}
