@@ -28,6 +28,8 @@ const ASPIRATION_WINDOW: i32 = 30;
 const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// Time and the stop flag are looked at every this many nodes.
 const CHECK_EVERY: u64 = 1024;
+/// Lazy SMP: helper threads deepen by this many plies per iteration.
+const HELPER_DEPTH_STEP: i32 = 2;
 /// Ordering keys: TT move, then noisy, then killers, then history.
 const ORDER_TT: i32 = 1 << 30;
 const ORDER_NOISY: i32 = 1 << 29;
@@ -527,8 +529,16 @@ pub fn search<G: Game>(
             let shared = &**shared;
             scope.spawn(move || {
                 let mut t = new_thread::<G>(shared, deadline, limits, false, heur, history, false);
-                // Helpers start at staggered depths so they fill the table ahead.
-                iterate(&mut t, root, 1 + (i as i32 % 2), &mut |_| {});
+                // Helpers search every other depth, staggered, so they run
+                // ahead of the main thread and fill the table for it instead
+                // of walking the same nodes at the same time.
+                iterate(
+                    &mut t,
+                    root,
+                    2 + (i as i32 % 2),
+                    HELPER_DEPTH_STEP,
+                    &mut |_| {},
+                );
             });
         }
         let mut t = new_thread::<G>(
@@ -540,7 +550,7 @@ pub fn search<G: Game>(
             history,
             params.exact,
         );
-        result = iterate(&mut t, root, 1, report).unwrap_or(fallback);
+        result = iterate(&mut t, root, 1, 1, report).unwrap_or(fallback);
         result.nodes = t.nodes;
         shared.abort.store(true, Relaxed);
     });
@@ -578,6 +588,7 @@ fn iterate<G: Game>(
     t: &mut Thread<G>,
     root: &G,
     first_depth: i32,
+    depth_step: i32,
     report: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult<G::Move>> {
     let max_depth = t.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -623,7 +634,7 @@ fn iterate<G: Game>(
         if t.main && t.deadline.past_soft() {
             break;
         }
-        depth += 1;
+        depth += depth_step;
     }
     best
 }

@@ -55,11 +55,16 @@ impl Tt {
         let slots = std::iter::repeat_with(|| AtomicU64::new(0))
             .take(buckets * BUCKET * 2)
             .collect();
-        Tt {
+        let tt = Tt {
             slots,
             buckets,
             age: AtomicU8::new(0),
-        }
+        };
+        // The zeroed memory may come lazily mapped; writing it now takes the
+        // page faults here (before `readyok`) instead of in the first search,
+        // where concurrent threads would fault on it together.
+        tt.clear();
+        tt
     }
 
     pub fn clear(&self) {
