@@ -155,6 +155,55 @@ impl fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
+/// Splits a position string into its `N` white-space separated fields,
+/// named by `names` for the errors: a missing field is named, extra text is
+/// refused as field `end`.
+pub fn fen_fields<'a, const N: usize>(
+    fen: &'a str,
+    names: &[&'static str; N],
+) -> Result<[&'a str; N], FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    if fields.len() < N {
+        let message = format!("missing (expected {N} fields, found {})", fields.len());
+        return Err(FenError::new(names[fields.len()], message));
+    }
+    if fields.len() > N {
+        let message = format!(
+            "unexpected text after the {}: '{}'",
+            names[N - 1],
+            fields[N..].join(" ")
+        );
+        return Err(FenError::new("end", message));
+    }
+    let mut out = [""; N];
+    out.copy_from_slice(&fields);
+    Ok(out)
+}
+
+/// The side-to-move field, `1` or `2`.
+pub fn fen_side(text: &str) -> Result<Side, FenError> {
+    Side::from_digit(text).ok_or_else(|| FenError::new("side", format!("'{text}' is not 1 or 2")))
+}
+
+/// A field of two counts `a,b` (reserves, scores, captures), each at most `max`.
+pub fn fen_pair(field: &'static str, text: &str, max: u8) -> Result<[u8; 2], FenError> {
+    let bad = || {
+        FenError::new(
+            field,
+            format!("'{text}' is not two counts 0-{max} like 0,0"),
+        )
+    };
+    let (a, b) = text.split_once(',').ok_or_else(bad)?;
+    // Digits only: `str::parse` would also take "+5".
+    let count = |t: &str| {
+        t.parse::<u8>()
+            .ok()
+            .filter(|&n| n <= max && t.bytes().all(|b| b.is_ascii_digit()))
+            .ok_or_else(bad)
+    };
+    Ok([count(a)?, count(b)?])
+}
+
 /// A move text that could not be played, with the offending token.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {

@@ -10,7 +10,7 @@ use super::tables::{
 use super::tables::{Bb, TERRAIN};
 use super::{Castle, Move};
 use crate::game::cells::{read_rank, write_rank};
-use crate::game::{FenError, Game, MoveError, Side};
+use crate::game::{fen_fields, fen_pair, fen_side, FenError, Game, MoveError, Side};
 
 pub fn square_name(sq: usize) -> String {
     let file = (b'a' + file_of(sq) as u8) as char;
@@ -129,23 +129,10 @@ const FIELDS: [&str; 5] = ["board", "side", "passes", "skulls", "ply"];
 /// - ply: not a number 0..=400 (the game is decided at 400). The side to move
 ///   is not checked against the ply's parity, so set-up positions load.
 pub fn parse_fen(fen: &str) -> Result<Castle, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    if fields.len() < FIELDS.len() {
-        return Err(FenError::new(
-            FIELDS[fields.len()],
-            format!("missing (expected 5 fields, found {})", fields.len()),
-        ));
-    }
-    if fields.len() > FIELDS.len() {
-        return Err(FenError::new(
-            "end",
-            format!("unexpected text after the ply: '{}'", fields[5..].join(" ")),
-        ));
-    }
+    let fields = fen_fields(fen, &FIELDS)?;
     let knights = parse_board(fields[0])?;
-    let side = Side::from_digit(fields[1])
-        .ok_or_else(|| FenError::new("side", format!("'{}' is not 1 or 2", fields[1])))?;
-    let passes = parse_passes(fields[2])?;
+    let side = fen_side(fields[1])?;
+    let passes = fen_pair("passes", fields[2], u8::MAX)?;
     let skulls = parse_skulls(fields[3])?;
     let ply = match fields[4].parse::<u16>() {
         Ok(n) if n as usize <= MAX_PLY && !fields[4].starts_with('+') => n,
@@ -162,24 +149,6 @@ pub fn parse_fen(fen: &str) -> Result<Castle, FenError> {
     pos.ply = ply;
     pos.hash = pos.compute_hash();
     Ok(pos)
-}
-
-fn parse_passes(text: &str) -> Result<[u8; 2], FenError> {
-    let bad = || {
-        FenError::new(
-            "passes",
-            format!("'{text}' is not two counts 0-255 like 8,8"),
-        )
-    };
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    let count = |t: &str| {
-        if t.starts_with('+') {
-            None
-        } else {
-            t.parse::<u8>().ok()
-        }
-    };
-    Ok([count(a).ok_or_else(bad)?, count(b).ok_or_else(bad)?])
 }
 
 fn parse_skulls(text: &str) -> Result<Vec<usize>, FenError> {

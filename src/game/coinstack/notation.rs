@@ -7,7 +7,7 @@ use std::fmt;
 use super::tables::{on_board, MAX_HEIGHT, RANK_FILES, SIZE, SQUARES};
 use super::{CoinStack, CoinStackVariant, Move, MoveKind, Stack, COINS};
 use crate::game::cells::{read_rank, write_rank};
-use crate::game::{FenError, MoveError, Side};
+use crate::game::{fen_fields, fen_pair, fen_side, FenError, MoveError, Side};
 
 pub fn square_name(square: u8) -> String {
     let file = (b'a' + square % SIZE as u8) as char;
@@ -127,25 +127,12 @@ pub fn write_fen(pos: &CoinStack) -> String {
 /// (built test and study positions; the missing coins are out of the game)
 /// but never more; in `coinstack` both players cannot have reached 9 captures.
 pub fn parse_fen(variant: CoinStackVariant, fen: &str) -> Result<CoinStack, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
     const NAMES: [&str; 4] = ["board", "side", "reserves", "captured"];
-    if fields.len() < NAMES.len() {
-        return Err(FenError::new(
-            NAMES[fields.len()],
-            format!("missing (expected 4 fields, found {})", fields.len()),
-        ));
-    }
-    if fields.len() > NAMES.len() {
-        return Err(FenError::new(
-            "end",
-            format!("unexpected extra field '{}'", fields[4]),
-        ));
-    }
+    let fields = fen_fields(fen, &NAMES)?;
     let stacks = parse_board(fields[0])?;
-    let side = Side::from_digit(fields[1])
-        .ok_or_else(|| FenError::new("side", format!("'{}' is not 1 or 2", fields[1])))?;
-    let reserves = parse_pair("reserves", fields[2])?;
-    let captured = parse_pair("captured", fields[3])?;
+    let side = fen_side(fields[1])?;
+    let reserves = fen_pair("reserves", fields[2], COINS)?;
+    let captured = fen_pair("captured", fields[3], COINS)?;
     let mut pos = CoinStack::empty(variant);
     pos.side = side;
     pos.reserves = reserves;
@@ -176,22 +163,6 @@ pub fn parse_fen(variant: CoinStackVariant, fen: &str) -> Result<CoinStack, FenE
     }
     pos.hash = pos.compute_hash();
     Ok(pos)
-}
-
-fn parse_pair(field: &'static str, text: &str) -> Result<[u8; 2], FenError> {
-    let bad = || {
-        FenError::new(
-            field,
-            format!("'{text}' is not two counts 0-{COINS} like 0,0"),
-        )
-    };
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    let a: u8 = a.parse().map_err(|_| bad())?;
-    let b: u8 = b.parse().map_err(|_| bad())?;
-    if a > COINS || b > COINS {
-        return Err(bad());
-    }
-    Ok([a, b])
 }
 
 fn parse_board(text: &str) -> Result<[Stack; SQUARES], FenError> {

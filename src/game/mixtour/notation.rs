@@ -6,7 +6,7 @@ use std::fmt;
 use super::tables::SIZE;
 use super::{Mixtour, Move, MoveKind, Stack};
 use crate::game::cells::{read_rank, write_rank};
-use crate::game::{FenError, MoveError, Side};
+use crate::game::{fen_fields, fen_pair, fen_side, FenError, MoveError, Side};
 
 pub fn square_name(square: u8) -> String {
     let file = (b'a' + square % SIZE as u8) as char;
@@ -107,26 +107,12 @@ pub fn write_fen(pos: &Mixtour) -> String {
 
 /// `<board> <side> <reserve1>,<reserve2> <score1>,<score2> <goal> <last>`.
 pub fn parse_fen(fen: &str) -> Result<Mixtour, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
     const NAMES: [&str; 6] = ["board", "side", "reserves", "scores", "goal", "last"];
-    if fields.len() < NAMES.len() {
-        let missing = NAMES[fields.len()];
-        return Err(FenError::new(
-            missing,
-            format!("missing (expected 6 fields, found {})", fields.len()),
-        ));
-    }
-    if fields.len() > NAMES.len() {
-        return Err(FenError::new(
-            "end",
-            format!("unexpected extra field '{}'", fields[6]),
-        ));
-    }
+    let fields = fen_fields(fen, &NAMES)?;
     let stacks = parse_board(fields[0])?;
-    let side = Side::from_digit(fields[1])
-        .ok_or_else(|| FenError::new("side", format!("'{}' is not 1 or 2", fields[1])))?;
-    let reserves = parse_pair("reserves", fields[2])?;
-    let scores = parse_pair("scores", fields[3])?;
+    let side = fen_side(fields[1])?;
+    let reserves = fen_pair("reserves", fields[2], u8::MAX)?;
+    let scores = fen_pair("scores", fields[3], u8::MAX)?;
     let goal = match fields[4].parse::<u8>() {
         Ok(g) if g >= 1 => g,
         _ => {
@@ -174,17 +160,6 @@ pub fn parse_fen(fen: &str) -> Result<Mixtour, FenError> {
     }
     pos.hash = pos.compute_hash();
     Ok(pos)
-}
-
-fn parse_pair(field: &'static str, text: &str) -> Result<[u8; 2], FenError> {
-    let bad = || {
-        FenError::new(
-            field,
-            format!("'{text}' is not two counts 0-255 like 20,20"),
-        )
-    };
-    let (a, b) = text.split_once(',').ok_or_else(bad)?;
-    Ok([a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?])
 }
 
 fn parse_board(text: &str) -> Result<[Stack; SIZE * SIZE], FenError> {

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::{Move, Silo, MAX_CHECKERS, MAX_SQUARES};
-use crate::game::{FenError, Game, MoveError, Side};
+use crate::game::{fen_fields, fen_side, FenError, Game, MoveError, Side};
 
 pub fn square_name(square: u8) -> char {
     (b'a' + square) as char
@@ -58,23 +58,10 @@ pub fn write_fen(pos: &Silo) -> String {
 /// `<stacks> <side>`: stacks from square a upwards separated by `/`, each
 /// bottom to top with `1` (Red) and `2` (Blue), `x` for an empty square.
 pub fn parse_fen(fen: &str) -> Result<Silo, FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
     const NAMES: [&str; 2] = ["stacks", "side"];
-    if fields.len() < NAMES.len() {
-        return Err(FenError::new(
-            NAMES[fields.len()],
-            format!("missing (expected 2 fields, found {})", fields.len()),
-        ));
-    }
-    if fields.len() > NAMES.len() {
-        return Err(FenError::new(
-            "end",
-            format!("unexpected extra field '{}'", fields[2]),
-        ));
-    }
+    let fields = fen_fields(fen, &NAMES)?;
     let stacks = parse_stacks(fields[0])?;
-    let side = Side::from_digit(fields[1])
-        .ok_or_else(|| FenError::new("side", format!("'{}' is not 1 or 2", fields[1])))?;
+    let side = fen_side(fields[1])?;
     Ok(Silo::from_stacks(&stacks, side))
 }
 
