@@ -31,6 +31,17 @@ pub struct MoveRecord {
     pub ms: Option<u64>,
 }
 
+impl MoveRecord {
+    /// An opening move from the suite.
+    pub fn book(mv: &str) -> MoveRecord {
+        MoveRecord {
+            mv: mv.to_string(),
+            book: true,
+            ..MoveRecord::default()
+        }
+    }
+}
+
 /// A finished game: one line of the JSONL file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {

@@ -189,11 +189,7 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
         .opening
         .moves
         .iter()
-        .map(|m| MoveRecord {
-            mv: m.clone(),
-            book: true,
-            ..Default::default()
-        })
+        .map(|m| MoveRecord::book(m))
         .collect();
     let time_left_of = |s: usize| setup.limits[s].tc.map_or(0, |tc| tc.base_ms);
     let mut time_left = [time_left_of(0), time_left_of(1)];
@@ -430,15 +426,7 @@ pub fn forfeit_record(setup: &GameSetup, side: usize, text: &str, opening: &Open
         (Referee::Engines, Some(f)) => f.clone(),
         (Referee::Engines, None) => "startpos".to_string(),
     };
-    let moves = opening
-        .moves
-        .iter()
-        .map(|m| MoveRecord {
-            mv: m.clone(),
-            book: true,
-            ..Default::default()
-        })
-        .collect();
+    let moves = opening.moves.iter().map(|m| MoveRecord::book(m)).collect();
     let winner = if side == 0 { Side::P2 } else { Side::P1 };
     finish(
         setup,
