@@ -226,6 +226,64 @@ fn the_state_at_the_start() {
         json!({"side": "p2", "level": 20, "movetime_ms": 1000, "depth": null})
     );
     assert_eq!(s["analysis"], Value::Null);
+    assert_eq!(s["board"], Value::Null, "Mixtour's string says it all");
+}
+
+/// Castle's terrain is not in its position string: the state carries it for
+/// the page, the same for every level and position; other games have none.
+#[test]
+fn the_board_view_carries_castles_terrain() {
+    let srv = server();
+    let a = srv.addr();
+    for variant in ["silo", "silo-8", "coinstack", "focus", "mixtour-5"] {
+        let s = ok(a, "/api/new", json!({"variant": variant, "engine": "none"}));
+        assert_eq!(s["board"], Value::Null, "{variant}");
+    }
+    for variant in ["castle", "castle-2", "castle-3"] {
+        let s = ok(a, "/api/new", json!({"variant": variant, "engine": "none"}));
+        let board = &s["board"];
+        assert_eq!(board["keys"], json!({"p1": "j5", "p2": "j15"}), "{variant}");
+        let rows: Vec<&str> = board["terrain"]
+            .as_array()
+            .expect("terrain rows")
+            .iter()
+            .map(|r| r.as_str().expect("a row"))
+            .collect();
+        assert_eq!(rows.len(), 19);
+        assert!(rows.iter().all(|r| r.len() == 19), "{rows:?}");
+        // Rank r is rows[19 - r]; file f is byte f - 'a'.
+        let at = |sq: &str| {
+            let file = (sq.as_bytes()[0] - b'a') as usize;
+            let rank: usize = sq[1..].parse().unwrap();
+            rows[19 - rank].as_bytes()[file] as char
+        };
+        for (sq, symbol) in [
+            ("j5", 'K'),
+            ("j15", 'K'),
+            ("j2", '#'),
+            ("g8", '#'),
+            ("h8", 'C'),
+            ("g4", 'C'),
+            ("m16", 'C'),
+            ("i5", ':'),
+            ("d9", ','),
+            ("j10", ','),
+            ("a1", '.'),
+            ("s19", '.'),
+        ] {
+            assert_eq!(at(sq), symbol, "{sq} in {variant}");
+        }
+        // Point symmetry about j10.
+        for (i, row) in rows.iter().enumerate() {
+            let mirrored: String = rows[18 - i].chars().rev().collect();
+            assert_eq!(*row, mirrored, "rank {}", 19 - i);
+        }
+    }
+    // A loaded position keeps the terrain; skulls stay in the string.
+    let fen = "x19/x9,2,x9/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x9,1,x9/x19 1 3,4 - 12";
+    let s = ok(a, "/api/fen", json!({"fen": fen}));
+    assert_eq!(s["fen"], fen);
+    assert_eq!(s["board"]["terrain"][17].as_str().unwrap().as_bytes()[9], b'#');
 }
 
 #[test]

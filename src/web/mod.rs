@@ -18,7 +18,8 @@ use serde::Serialize;
 use tiny_http::{Header, Method, Request, Response};
 
 pub use state::{
-    ApiError, App, FenRequest, MoveRequest, NewRequest, StateView, UndoRequest,
+    ApiError, App, BoardView, FenRequest, KeysView, MoveRequest, NewRequest, StateView,
+    UndoRequest,
     DEFAULT_MOVE_TIME_MS, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
 };
 

@@ -4,24 +4,32 @@
 'use strict';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-const FILES = 'abcde';
-const SIZE = 5;
-// Board geometry in SVG units: room on the left and below for coordinates.
-const LEFT = 30, TOP = 5, CELL = 100;
-const DISC_W = 64, DISC_H = 15, DISC_GAP = 2;
+const LETTERS = 'abcdefghijklmnopqrs';
 const POLL_MS = 250;
 const REASONS = {
   'goal reached': 'reached the goal',
   'double pass': 'both players had to pass',
   'threefold repetition': 'the same position occurred a third time',
+  'one unbroken run': 'all their checkers stand in one unbroken run',
+  'nine coins captured': 'captured nine coins',
+  'no legal action': 'the other side had no legal action',
+  'enemy key taken': 'took the enemy key',
+  'last knight captured': 'captured the last enemy knight',
+  'no legal move': 'the other side had no legal move',
+  'ply 400 reached': '400 plies were played (decided by knights, then passes)',
 };
 
 const $ = (id) => document.getElementById(id);
 let state = null;
-// The stack the player picked to move from: { from, counts, count }.
+// The position and legal moves of `state`, read once per answer.
+let current = null;
+// What the player picked: a stack to move from, { from, counts, count }, or
+// the reserve to drop from, { drop: true }.
 let selected = null;
 let pollTimer = null;
 let formFilled = false;
+// The Flip button turns the board from the side it would be seen from.
+let flipToggled = false;
 
 // ---- talking to the server -------------------------------------------
 
@@ -58,54 +66,207 @@ function schedulePoll() {
   }, POLL_MS);
 }
 
-// ---- reading the position ----------------------------------------------
+// ---- reading positions and moves ---------------------------------------
 
-// A Mixtour position string: board, side, reserves, scores, goal, last move.
-function parseFen(fen) {
-  const [board, side, reserves, scores, goal, last] = fen.split(' ');
-  const cells = [];  // cells[rank][file], rank 0 = rank 1; a stack bottom to top
-  const ranks = board.split('/');
-  ranks.forEach((row, i) => {
-    const rank = SIZE - 1 - i;
-    cells[rank] = [];
-    for (const cell of row.split(',')) {
-      if (cell.startsWith('x')) {
-        const n = cell.length > 1 ? parseInt(cell.slice(1), 10) : 1;
-        for (let k = 0; k < n; k++) cells[rank].push('');
-      } else {
-        cells[rank].push(cell);
-      }
+const squareName = (file, rank) => LETTERS[file] + (rank + 1);
+const opponent = (side) => (side === 'p1' ? 'p2' : 'p1');
+const sideIndex = (side) => (side === 'p1' ? 0 : 1);
+
+// One rank of a position string: cells separated by ',', `x` / `xN` for
+// empty cells. Returns `width` cells, '' for empty.
+function readRank(text, width) {
+  const cells = [];
+  for (const cell of text.split(',')) {
+    if (cell.startsWith('x')) {
+      const n = cell.length > 1 ? parseInt(cell.slice(1), 10) : 1;
+      for (let k = 0; k < n; k++) cells.push('');
+    } else {
+      cells.push(cell);
     }
+  }
+  return cells.slice(0, width);
+}
+
+// Ranks from the top down, each cell on the board named by `files(rank)`:
+// the files of that rank (all of them, or fewer on a cut board).
+function readBoard(text, ranks, files) {
+  const stacks = {};
+  text.split('/').forEach((row, i) => {
+    const rank = ranks - 1 - i;
+    const onRank = files(rank);
+    readRank(row, onRank.length).forEach((cell, k) => { stacks[squareName(onRank[k], rank)] = cell; });
   });
+  return stacks;
+}
+
+const range = (from, to) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+// Move text of the games on a grid: `c3` (an entry or a drop), `2a1c3` or
+// `j9j11` (a move, the count optional), `pass`.
+function gridMove(text) {
+  if (text === 'pass') return { kind: 'pass' };
+  const m = /^(\d?)([a-s]\d{1,2})([a-s]\d{1,2})$/.exec(text);
+  if (m) return { kind: 'move', count: m[1] ? parseInt(m[1], 10) : 1, from: m[2], to: m[3] };
+  if (/^[a-s]\d{1,2}$/.test(text)) return { kind: 'place', to: text };
+  return { kind: 'unknown' };
+}
+
+const fileOf = (square) => LETTERS.indexOf(square[0]);
+const rankOf = (square) => parseInt(square.slice(1), 10) - 1;
+
+// Mixtour: `board side reserves scores goal last`.
+function parseMixtour(fen) {
+  const [board, side, reserves, scores, goal, last] = fen.split(' ');
   return {
-    cells,
+    stacks: readBoard(board, 5, () => range(0, 4)),
     side,
     reserves: reserves.split(','),
     scores: scores.split(','),
     goal,
-    last,
+    last: last === '-' ? null : last,
   };
 }
 
-const squareName = (file, rank) => FILES[file] + (rank + 1);
-
-// `c3` → placement; `2a1c3` → move of 2; `pass`.
-function parseMove(text) {
-  if (text === 'pass') return { kind: 'pass' };
-  const m = /^(\d?)([a-e][1-5])([a-e][1-5])$/.exec(text);
-  if (m) return { kind: 'move', count: m[1] ? parseInt(m[1], 10) : 1, from: m[2], to: m[3] };
-  if (/^[a-e][1-5]$/.test(text)) return { kind: 'place', to: text };
-  return { kind: 'unknown' };
+// Silo: `a/b/c/... side`, every square of the row bottom to top.
+function parseSilo(fen) {
+  const [row, side] = fen.split(' ');
+  const cells = row.split('/');
+  const stacks = {};
+  cells.forEach((cell, i) => { stacks[LETTERS[i]] = cell === 'x' ? '' : cell; });
+  return { stacks, side, files: cells.length, pieces: row.replace(/[^12]/g, '').length };
 }
 
-const moveText = (count, from, to) => (count > 1 ? count : '') + from + to;
+// A Silo move is its source square; the mover takes its highest checker and
+// everything above it one square on, towards higher files for player 1.
+function siloMove(text, pos, mover) {
+  if (text === 'pass') return { kind: 'pass' };
+  const step = mover === 'p1' ? 1 : -1;
+  const to = LETTERS[LETTERS.indexOf(text) + step];
+  const stack = pos.stacks[text] || '';
+  const count = stack.length - stack.lastIndexOf(mover === 'p1' ? '1' : '2');
+  return { kind: 'move', from: text, to, count };
+}
+
+// The 52 squares of Coin Stack and Focus: ranks 1 and 8 have c..f, ranks 2
+// and 7 b..g, the others a..h.
+function coinFiles(rank) {
+  const cut = rank === 0 || rank === 7 ? 2 : rank === 1 || rank === 6 ? 1 : 0;
+  return range(cut, 7 - cut);
+}
+
+// Coin Stack: `board side reserves captured`.
+function parseCoinStack(fen) {
+  const [board, side, reserves, captured] = fen.split(' ');
+  return {
+    stacks: readBoard(board, 8, coinFiles),
+    side,
+    reserves: reserves.split(',').map(Number),
+    captured: captured.split(',').map(Number),
+  };
+}
+
+// A drop is a square; a move of n coins goes n squares, so n is its length.
+function coinMove(text) {
+  const m = gridMove(text);
+  if (m.kind === 'place') return { kind: 'drop', to: m.to };
+  if (m.kind === 'move') {
+    m.count = Math.max(Math.abs(fileOf(m.to) - fileOf(m.from)), Math.abs(rankOf(m.to) - rankOf(m.from)));
+  }
+  return m;
+}
+
+// Castle: `board side passes skulls ply`; the terrain comes in `state.board`.
+function parseCastle(fen) {
+  const [board, side, passes, skulls, ply] = fen.split(' ');
+  const stacks = readBoard(board, 19, () => range(0, 18));
+  const pieces = Object.values(stacks).join('');
+  return {
+    stacks,
+    side,
+    passes: passes.split(',').map(Number),
+    skulls: new Set(skulls === '-' ? [] : skulls.split(',')),
+    ply: Number(ply),
+    knights: [pieces.split('1').length - 1, pieces.split('2').length - 1],
+  };
+}
+
+// ---- the games the page draws --------------------------------------------
+
+// Per game: its colours' names, how to read its position and move texts,
+// how to draw it, what to show beside each player's name, and whether the
+// player picks how many pieces to move.
+const GAMES = {
+  mixtour: {
+    colours: ['ivory', 'red'],
+    parse: parseMixtour,
+    move: gridMove,
+    draw: drawMixtour,
+    stats: (pos, i) => [['in hand', pos.reserves[i]], ['score', pos.scores[i] + '/' + pos.goal]],
+    pickCount: true,
+    example: 'c3, a1b2, 2a1c3, pass',
+  },
+  silo: {
+    colours: ['red', 'blue'],
+    parse: parseSilo,
+    move: siloMove,
+    draw: drawSilo,
+    stats: (pos, i) => [['moves', i === 0 ? 'a → ' + LETTERS[pos.files - 1] : LETTERS[pos.files - 1] + ' → a']],
+    pickCount: false,
+    example: 'c (the square to move from), pass',
+  },
+  coinstack: {
+    colours: ['red', 'green'],
+    parse: parseCoinStack,
+    move: coinMove,
+    draw: drawCoinStack,
+    stats: (pos, i) => [['reserve', pos.reserves[i]], ['captured', pos.captured[i] + (captureGoal() ? '/' + captureGoal() : '')]],
+    pickCount: true,
+    example: 'c3d4 (a move), d4 (a drop)',
+  },
+  castle: {
+    colours: ['yellow', 'blue'],
+    parse: parseCastle,
+    move: gridMove,
+    draw: drawCastle,
+    stats: (pos, i) => [['knights', pos.knights[i]], ['passes', pos.passes[i]]],
+    pickCount: false,
+    example: 'j8j9, j9j11',
+  },
+};
+GAMES.focus = GAMES.coinstack;
+
+const familyOf = (variant) => variant.split('-')[0];
+const gameOf = (variant) => GAMES[familyOf(variant)];
+const captureGoal = () => (state.variant === 'coinstack' ? 9 : null);
+
+// The position and the parsed legal moves of the state just received.
+function readState() {
+  const game = gameOf(state.variant);
+  if (!game) return null;
+  const pos = game.parse(state.fen);
+  const moves = state.legal_moves.map((text) => ({ text, ...game.move(text, pos, state.side_to_move) }));
+  // After a loaded FEN a Mixtour last move is only in the position string.
+  const lastText = state.last_move || pos.last || '';
+  const last = lastText ? game.move(lastText, pos, opponent(state.side_to_move)) : { kind: 'none' };
+  return { game, pos, moves, last };
+}
 
 function legal() {
-  return state ? state.legal_moves.map((text) => ({ text, ...parseMove(text) })) : [];
+  return current ? current.moves : [];
 }
 
 function humanCanMove() {
   return state && !state.thinking && !state.outcome.over;
+}
+
+// Seen from player 2's side when the human plays player 2, unless flipped.
+function flipped() {
+  return (state.engine.side === 'p1') !== flipToggled;
+}
+
+function colourName(side) {
+  const game = gameOf(state.variant);
+  return game ? game.colours[sideIndex(side)] : '';
 }
 
 function playerName(side) {
@@ -119,6 +280,14 @@ function playerName(side) {
 function clickSquare(square, depth) {
   if (!humanCanMove()) return;
   const moves = legal();
+  if (selected && selected.drop) {
+    const drop = moves.find((m) => m.kind === 'drop' && m.to === square);
+    if (drop) {
+      play(drop.text);
+      return;
+    }
+    selected = null;
+  }
   if (selected) {
     if (square === selected.from) {
       // A click on a piece of the chosen stack picks how many to take.
@@ -137,8 +306,9 @@ function clickSquare(square, depth) {
       return;
     }
   }
-  if (moves.some((m) => m.kind === 'place' && m.to === square)) {
-    play(square);
+  const place = moves.find((m) => m.kind === 'place' && m.to === square);
+  if (place) {
+    play(place.text);
     return;
   }
   const from = moves.filter((m) => m.kind === 'move' && m.from === square);
@@ -148,9 +318,23 @@ function clickSquare(square, depth) {
     showMessage('');
   } else {
     selected = null;
-    const pos = parseFen(state.fen);
-    const [f, r] = [FILES.indexOf(square[0]), parseInt(square[1], 10) - 1];
-    showMessage(pos.cells[r][f] ? 'No legal move from ' + square + '.' : 'You cannot enter a piece on ' + square + '.');
+    const occupied = current.pos.stacks[square];
+    const enters = moves.some((m) => m.kind === 'place');
+    showMessage(occupied || !enters ? 'No legal move from ' + square + '.' : 'You cannot enter a piece on ' + square + '.');
+  }
+  render();
+}
+
+// A click on a reserve: drop one of its coins next.
+function clickReserve(side) {
+  if (!humanCanMove() || side !== state.side_to_move) return;
+  if (selected && selected.drop) {
+    selected = null;
+  } else if (legal().some((m) => m.kind === 'drop')) {
+    selected = { drop: true };
+    showMessage('');
+  } else {
+    showMessage('No coin in reserve to drop.');
   }
   render();
 }
@@ -160,7 +344,7 @@ async function play(text) {
   await post('/api/move', { move: text });
 }
 
-// ---- drawing -----------------------------------------------------------
+// ---- drawing helpers shared by the games ---------------------------------
 
 function el(name, attrs, parent) {
   const node = document.createElementNS(SVG_NS, name);
@@ -169,75 +353,263 @@ function el(name, attrs, parent) {
   return node;
 }
 
-function drawBoard(pos) {
-  const svg = $('board');
-  svg.replaceChildren();
-  // After a loaded FEN the last move is only in the position string.
-  const last = parseMove(state.last_move || pos.last || '');
-  const lastSquares = last.kind === 'move' ? [last.from, last.to] : last.kind === 'place' ? [last.to] : [];
+function text(parent, x, y, cls, content) {
+  const t = el('text', { x, y, class: cls }, parent);
+  t.textContent = content;
+  return t;
+}
+
+// What every square's drawing needs to know: the last move's squares, the
+// selected source, the legal targets of the selection.
+function highlights() {
+  const last = current.last;
+  const lastSquares = new Set(last.kind === 'move' ? [last.from, last.to]
+    : last.kind === 'place' || last.kind === 'drop' ? [last.to] : []);
   const targets = new Set();
   if (selected && humanCanMove()) {
     for (const m of legal()) {
-      if (m.kind === 'move' && m.from === selected.from && m.count === selected.count) targets.add(m.to);
+      if (selected.drop ? m.kind === 'drop'
+        : m.kind === 'move' && m.from === selected.from && m.count === selected.count) targets.add(m.to);
     }
   }
-  for (let rank = 0; rank < SIZE; rank++) {
-    for (let file = 0; file < SIZE; file++) {
-      const square = squareName(file, rank);
-      const stack = pos.cells[rank][file] || '';
-      const x = LEFT + file * CELL;
-      const y = TOP + (SIZE - 1 - rank) * CELL;
-      const classes = ['sq'];
-      if (lastSquares.includes(square)) classes.push('last');
-      if (selected && selected.from === square) classes.push('selected');
-      if (targets.has(square)) classes.push('target');
-      const g = el('g', { class: classes.join(' '), 'data-square': square, 'data-stack': stack }, svg);
-      el('rect', { class: 'cell', x, y, width: CELL, height: CELL }, g);
-      // Bottom piece first, so the top of the stack is drawn on top.
-      const bottom = y + CELL - 12;
-      for (let i = 0; i < stack.length; i++) {
-        const depth = stack.length - i;  // 1 = the top piece
-        const taking = selected && selected.from === square && depth <= selected.count;
-        el('rect', {
-          class: 'disc p' + stack[i] + (taking ? ' taking' : ''),
-          x: x + (CELL - DISC_W) / 2,
-          y: bottom - (i + 1) * (DISC_H + DISC_GAP),
-          width: DISC_W, height: DISC_H, rx: 7,
-          'data-depth': depth,
-        }, g);
-      }
-      if (stack.length > 0) {
-        const label = el('text', { class: 'height', x: x + 7, y: y + 19 }, g);
-        label.textContent = stack.length;
-      }
-      if (targets.has(square)) {
-        if (stack.length > 0) {
-          el('rect', { class: 'target-ring', x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 8 }, g);
-        } else {
-          el('circle', { class: 'target-mark', cx: x + CELL / 2, cy: y + CELL / 2, r: 12 }, g);
-        }
-      }
-      g.addEventListener('click', (event) => {
-        const depth = parseInt(event.target.getAttribute('data-depth') || '0', 10);
-        clickSquare(square, depth);
-      });
-    }
+  return { last: lastSquares, targets, from: selected && humanCanMove() ? selected.from : null };
+}
+
+// A board of `files` x `ranks` cells of `w` x `h` units, its top-left
+// corner at (left, top); turned half a circle when flipped.
+function grid(files, ranks, w, h, left, top) {
+  const flip = flipped();
+  return {
+    files, ranks, w, h, left, top,
+    x: (file) => left + (flip ? files - 1 - file : file) * w,
+    y: (rank) => top + (flip ? rank : ranks - 1 - rank) * h,
+  };
+}
+
+// Files under the board and ranks left of it, each beside its own cells.
+function drawCoords(svg, geo, fileLabel, rankLabel) {
+  for (let f = 0; f < geo.files; f++) {
+    text(svg, geo.x(f) + geo.w / 2, geo.top + geo.ranks * geo.h + 16, 'coord', fileLabel(f));
   }
-  for (let i = 0; i < SIZE; i++) {
-    const f = el('text', { class: 'coord', x: LEFT + i * CELL + CELL / 2, y: TOP + SIZE * CELL + 16 }, svg);
-    f.textContent = FILES[i];
-    const r = el('text', { class: 'coord', x: LEFT / 2, y: TOP + (SIZE - 1 - i) * CELL + CELL / 2 }, svg);
-    r.textContent = i + 1;
+  if (!rankLabel) return;
+  for (let r = 0; r < geo.ranks; r++) {
+    text(svg, geo.left / 2, geo.y(r) + geo.h / 2, 'coord', rankLabel(r));
   }
 }
 
-function drawCounts() {
-  const picker = $('count-picker');
-  if (!selected || !humanCanMove()) {
-    picker.hidden = true;
+// The clickable group of one square with its background cell and, if it
+// was part of the last move, a highlight over the cell.
+function squareGroup(svg, hl, square, stack, x, y, w, h, cellClass) {
+  const classes = ['sq'];
+  if (hl.last.has(square)) classes.push('last');
+  if (hl.from === square) classes.push('selected');
+  if (hl.targets.has(square)) classes.push('target');
+  const g = el('g', { class: classes.join(' '), 'data-square': square, 'data-stack': stack }, svg);
+  el('rect', { class: 'cell ' + (cellClass || ''), x, y, width: w, height: h }, g);
+  if (hl.last.has(square)) el('rect', { class: 'last-mark', x, y, width: w, height: h }, g);
+  g.addEventListener('click', (event) => {
+    const depth = parseInt(event.target.getAttribute('data-depth') || '0', 10);
+    clickSquare(square, depth);
+  });
+  return g;
+}
+
+// A stack seen from the side: one disc per piece, bottom first, the pieces
+// the selection would take outlined. `dims`: disc width, height and gap.
+function drawStack(g, hl, square, stack, cx, bottom, dims) {
+  for (let i = 0; i < stack.length; i++) {
+    const depth = stack.length - i;  // 1 = the top piece
+    const taking = hl.from === square && selected && depth <= selected.count;
+    el('rect', {
+      class: 'disc p' + stack[i] + (taking ? ' taking' : ''),
+      x: cx - dims.w / 2,
+      y: bottom - (i + 1) * (dims.h + dims.gap),
+      width: dims.w, height: dims.h, rx: Math.min(dims.h / 2, 7),
+      'data-depth': depth,
+    }, g);
+  }
+}
+
+// The selection and target marks, drawn over the pieces of a square.
+function drawMarks(g, hl, square, x, y, w, h, occupied) {
+  const inset = Math.max(3, w / 20);
+  const ring = { x: x + inset, y: y + inset, width: w - 2 * inset, height: h - 2 * inset, rx: inset * 1.5 };
+  if (hl.from === square) el('rect', { class: 'select-ring', ...ring }, g);
+  if (!hl.targets.has(square)) return;
+  if (occupied) el('rect', { class: 'target-ring', ...ring }, g);
+  else el('circle', { class: 'target-mark', cx: x + w / 2, cy: y + h / 2, r: Math.min(w, h) / 8 + 2 }, g);
+}
+
+function setViewBox(svg, width, height, label) {
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.setAttribute('aria-label', label);
+}
+
+// ---- one drawing per game ------------------------------------------------
+
+// Mixtour: 5 x 5 squares, stacks of discs with their height in the corner.
+function drawMixtour(svg, pos, hl) {
+  const geo = grid(5, 5, 100, 100, 30, 5);
+  setViewBox(svg, 540, 540, 'Mixtour board');
+  const dims = { w: 64, h: 15, gap: 2 };
+  for (let rank = 0; rank < 5; rank++) {
+    for (let file = 0; file < 5; file++) {
+      const square = squareName(file, rank);
+      const stack = pos.stacks[square];
+      const [x, y] = [geo.x(file), geo.y(rank)];
+      const g = squareGroup(svg, hl, square, stack, x, y, 100, 100, 'wood');
+      drawStack(g, hl, square, stack, x + 50, y + 100 - 12, dims);
+      if (stack) text(g, x + 7, y + 19, 'height', stack.length);
+      drawMarks(g, hl, square, x, y, 100, 100, stack !== '');
+    }
+  }
+  drawCoords(svg, geo, (f) => LETTERS[f], (r) => r + 1);
+}
+
+// Silo: the row as upright silos, each stack's checkers from the bottom up;
+// the players' directions under the row.
+function drawSilo(svg, pos, hl) {
+  const colW = pos.files > 6 ? 72 : 88;
+  const tubeH = 440;
+  const geo = grid(pos.files, 1, colW, tubeH, 12, 8);
+  const width = 24 + pos.files * colW;
+  setViewBox(svg, width, tubeH + 70, 'Silo row');
+  const discH = Math.min(24, (tubeH - 34) / Math.max(pos.pieces, 1) - 2);
+  const dims = { w: colW - 26, h: discH, gap: 2 };
+  for (let file = 0; file < pos.files; file++) {
+    const square = LETTERS[file];
+    const stack = pos.stacks[square];
+    const x = geo.x(file);
+    const g = squareGroup(svg, hl, square, stack, x + 4, 8, colW - 8, tubeH, 'silo');
+    drawStack(g, hl, square, stack, x + colW / 2, 8 + tubeH - 6, dims);
+    if (stack) text(g, x + colW / 2, 26, 'height centred', stack.length);
+    drawMarks(g, hl, square, x + 4, 8, colW - 8, tubeH, stack !== '');
+  }
+  drawCoords(svg, geo, (f) => LETTERS[f]);
+  const [p1, p2] = GAMES.silo.colours.map((c) => c[0].toUpperCase() + c.slice(1));
+  const line = flipped() ? `← ${p1} moves      ${p2} moves →` : `${p1} moves →      ← ${p2} moves`;
+  text(svg, width / 2, tubeH + 56, 'note-text centred', line);
+}
+
+// Coin Stack and Focus: the 52 squares with their stacks, each player's
+// reserve (click it to drop) and captures beside the board.
+function drawCoinStack(svg, pos, hl) {
+  const cell = 62;
+  const geo = grid(8, 8, cell, cell, 30, 5);
+  setViewBox(svg, 690, 5 + 8 * cell + 25, state.variant + ' board');
+  const dims = { w: 40, h: 8, gap: 1.5 };
+  for (let rank = 0; rank < 8; rank++) {
+    for (const file of coinFiles(rank)) {
+      const square = squareName(file, rank);
+      const stack = pos.stacks[square];
+      const [x, y] = [geo.x(file), geo.y(rank)];
+      const g = squareGroup(svg, hl, square, stack, x, y, cell, cell, (file + rank) % 2 ? 'light' : 'dark');
+      drawStack(g, hl, square, stack, x + cell / 2 + 3, y + cell - 5, dims);
+      if (stack) text(g, x + 4, y + 14, 'height small', stack.length);
+      drawMarks(g, hl, square, x, y, cell, cell, stack !== '');
+    }
+  }
+  drawCoords(svg, geo, (f) => LETTERS[f], (r) => r + 1);
+  const [top, bottom] = flipped() ? ['p1', 'p2'] : ['p2', 'p1'];
+  drawReserve(svg, pos, top, 30 + 8 * cell + 14, 5);
+  drawReserve(svg, pos, bottom, 30 + 8 * cell + 14, 5 + 4 * cell + 4);
+}
+
+// One player's reserve pile and the coins they captured, in a box.
+function drawReserve(svg, pos, side, x, y) {
+  const i = sideIndex(side);
+  const [w, h] = [130, 4 * 62 - 4];
+  const canDrop = humanCanMove() && side === state.side_to_move && legal().some((m) => m.kind === 'drop');
+  const chosen = canDrop && selected && selected.drop;
+  const g = el('g', { class: 'reserve' + (canDrop ? ' can-drop' : '') + (chosen ? ' selected' : ''), 'data-side': side }, svg);
+  el('rect', { class: 'reserve-box', x, y, width: w, height: h, rx: 8 }, g);
+  text(g, x + w / 2, y + 18, 'reserve-title', 'Player ' + (i + 1) + ' · ' + colourName(side));
+  text(g, x + 10, y + 42, 'reserve-label', 'Reserve ' + pos.reserves[i]);
+  pile(g, side, pos.reserves[i], x + 12, y + 52, 'rdisc');
+  const goal = captureGoal();
+  text(g, x + 10, y + 150, 'reserve-label', 'Captured ' + pos.captured[i] + (goal ? ' / ' + goal : ''));
+  pile(g, opponent(side), pos.captured[i], x + 12, y + 160, 'rdisc captured');
+  if (canDrop) text(g, x + w / 2, y + h - 10, 'reserve-hint', chosen ? 'click a square' : 'click to drop');
+  g.addEventListener('click', () => clickReserve(side));
+}
+
+// `n` small coins of `side` in rows of six.
+function pile(g, side, n, x, y, cls) {
+  for (let k = 0; k < n; k++) {
+    el('circle', { class: cls + ' p' + (side === 'p1' ? 1 : 2), cx: x + 9 + (k % 6) * 18, cy: y + 9 + Math.floor(k / 6) * 18, r: 7.5 }, g);
+  }
+}
+
+const CASTLE_TERRAIN = { '#': 'wall', C: 'channel', ':': 'courtyard', K: 'key', ',': 'middle', '.': 'ground' };
+
+// Castle: the 19 x 19 terrain, the skulls, the keys, and the knights.
+function drawCastle(svg, pos, hl) {
+  const cell = 30;
+  const geo = grid(19, 19, cell, cell, 30, 5);
+  setViewBox(svg, 30 + 19 * cell + 6, 5 + 19 * cell + 25, 'Castle board');
+  const terrain = state.board.terrain;
+  const keys = { [state.board.keys.p1]: 'p1', [state.board.keys.p2]: 'p2' };
+  for (let rank = 0; rank < 19; rank++) {
+    for (let file = 0; file < 19; file++) {
+      const square = squareName(file, rank);
+      const knight = pos.stacks[square];
+      const [x, y] = [geo.x(file), geo.y(rank)];
+      const kind = CASTLE_TERRAIN[terrain[18 - rank][file]];
+      const g = squareGroup(svg, hl, square, knight, x, y, cell, cell, 't-' + kind);
+      if (keys[square]) drawKey(g, x, y, cell, keys[square]);
+      if (pos.skulls.has(square)) drawSkull(g, x, y, cell);
+      if (knight) drawKnight(g, x, y, cell, knight, hl.from === square);
+      drawMarks(g, hl, square, x, y, cell, cell, knight !== '');
+    }
+  }
+  drawCoords(svg, geo, (f) => LETTERS[f], (r) => r + 1);
+}
+
+function drawKey(g, x, y, cell, owner) {
+  const k = el('g', { class: 'key-mark ' + owner, transform: `translate(${x + cell / 2},${y + cell / 2})` }, g);
+  el('circle', { cx: -5, cy: 0, r: 5 }, k);
+  el('path', { d: 'M0 0 H10 M7 0 V4 M10 0 V4' }, k);
+}
+
+function drawSkull(g, x, y, cell) {
+  const s = el('g', { class: 'skull', transform: `translate(${x + cell / 2},${y + cell / 2})` }, g);
+  el('path', { d: 'M-8 1 A8 8 0 1 1 8 1 L5 4 L5 8 L-5 8 L-5 4 Z' }, s);
+  el('circle', { class: 'eye', cx: -3.2, cy: -1, r: 2.3 }, s);
+  el('circle', { class: 'eye', cx: 3.2, cy: -1, r: 2.3 }, s);
+}
+
+// A knight: a token in its side's colour with a crest, outlined when picked.
+function drawKnight(g, x, y, cell, side, picked) {
+  const cx = x + cell / 2, cy = y + cell / 2;
+  el('circle', { class: 'knight p' + side + (picked ? ' taking' : ''), cx, cy, r: cell * 0.38, 'data-depth': 1 }, g);
+  el('path', { class: 'crest', d: `M${cx - 5} ${cy + 6} L${cx - 4} ${cy - 2} L${cx + 1} ${cy - 7} L${cx + 2} ${cy - 3} L${cx + 6} ${cy + 1} L${cx + 3} ${cy + 3} L${cx + 1} ${cy + 1} L${cx + 2} ${cy + 6} Z` }, g);
+}
+
+function drawUndrawable(svg) {
+  setViewBox(svg, 540, 540, state.variant);
+  const lines = ['No board drawing for ' + state.variant + ' yet:', 'play by typing moves. Legal now:']
+    .concat(state.legal_moves.slice(0, 20).join(' ').match(/.{1,40}(\s|$)/g) || []);
+  lines.forEach((line, i) => text(svg, 20, 40 + i * 28, 'note-text', line.trim()));
+}
+
+function drawBoard() {
+  const svg = $('board');
+  svg.replaceChildren();
+  if (!current) {
+    drawUndrawable(svg);
     return;
   }
-  picker.hidden = false;
+  svg.dataset.flipped = flipped();
+  current.game.draw(svg, current.pos, highlights());
+}
+
+// ---- the panel ------------------------------------------------------------
+
+function drawCounts() {
+  const picker = $('count-picker');
+  const show = selected && !selected.drop && humanCanMove() && current && current.game.pickCount;
+  picker.hidden = !show;
+  if (!show) return;
   const counts = $('counts');
   counts.replaceChildren();
   for (const n of selected.counts) {
@@ -284,43 +656,39 @@ function statusText() {
   return (side === 'p1' ? 'Player 1' : 'Player 2') + ' to move.';
 }
 
-// Games the page can draw. A game added to the engine before its drawing
-// is written here is still playable by typed moves.
-const DRAWN = ['mixtour'];
-
-function drawable() {
-  return DRAWN.includes(state.variant.split('-')[0]);
-}
-
-function drawUndrawable() {
-  const svg = $('board');
-  svg.replaceChildren();
-  const lines = ['No board drawing for ' + state.variant + ' yet:', 'play by typing moves. Legal now:']
-    .concat(state.legal_moves.slice(0, 20).join(' ').match(/.{1,40}(\s|$)/g) || []);
-  lines.forEach((line, i) => {
-    const t = el('text', { x: 20, y: 40 + i * 28, class: 'note-text' }, svg);
-    t.textContent = line.trim();
-  });
+function drawPlayers() {
+  for (const side of ['p1', 'p2']) {
+    const i = sideIndex(side);
+    const colour = colourName(side);
+    $('name-' + side).textContent = 'Player ' + (i + 1) + (colour ? ' (' + colour + ')' : '') + ' · ' + playerName(side);
+    const stats = $('stats-' + side);
+    stats.replaceChildren();
+    for (const [label, value] of current ? current.game.stats(current.pos, i) : []) {
+      const s = document.createElement('span');
+      s.className = 'stat';
+      s.append(label + ' ');
+      const b = document.createElement('b');
+      b.textContent = value;
+      s.append(b);
+      stats.append(s);
+    }
+    $('player-' + side).classList.toggle('to-move', !state.outcome.over && state.side_to_move === side);
+  }
 }
 
 function render() {
   if (!state) return;
-  const pos = drawable() ? parseFen(state.fen) : null;
-  document.body.dataset.fen = state.fen;
-  document.body.dataset.thinking = state.thinking;
-  document.body.dataset.version = state.version;
-  document.body.dataset.moves = state.moves.length;
-  document.body.dataset.over = state.outcome.over;
+  const body = document.body.dataset;
+  body.fen = state.fen;
+  body.thinking = state.thinking;
+  body.version = state.version;
+  body.moves = state.moves.length;
+  body.over = state.outcome.over;
+  body.game = familyOf(state.variant);
+  document.title = 'stackfish — ' + state.variant;
   $('variant-name').textContent = state.variant;
   $('status').textContent = statusText();
-  for (const side of ['p1', 'p2']) {
-    const i = side === 'p1' ? 0 : 1;
-    $('name-' + side).textContent = (side === 'p1' ? 'Player 1' : 'Player 2') + ' · ' + playerName(side);
-    $('reserve-' + side).textContent = pos ? pos.reserves[i] : '?';
-    $('score-' + side).textContent = pos ? pos.scores[i] : '?';
-    $('player-' + side).classList.toggle('to-move', !state.outcome.over && state.side_to_move === side);
-  }
-  for (const g of document.querySelectorAll('.goal')) g.textContent = pos ? pos.goal : '?';
+  drawPlayers();
 
   const result = $('result');
   result.hidden = !state.outcome.over;
@@ -349,10 +717,12 @@ function render() {
   }
   list.scrollTop = list.scrollHeight;
   $('fen').textContent = state.fen;
+  $('move-input').placeholder = current ? current.game.example : 'a move';
+  $('fen-input').placeholder = state.start_fen;
 
   if (!formFilled) fillForm();
   drawCounts();
-  if (pos) drawBoard(pos); else drawUndrawable();
+  drawBoard();
 }
 
 function fillForm() {
@@ -366,6 +736,7 @@ function fillForm() {
     variant.appendChild(o);
   }
   variant.value = state.variant;
+  nameSides();
   const level = $('new-level');
   for (let l = 20; l >= 1; l--) {
     const o = document.createElement('option');
@@ -381,27 +752,37 @@ function fillForm() {
   }
 }
 
+// The side choices name the colours of the game chosen in the form.
+function nameSides() {
+  const game = gameOf($('new-variant').value);
+  const [c1, c2] = game ? game.colours : ['', ''];
+  const options = $('new-side').options;
+  options[0].textContent = 'Player 1' + (c1 ? ' (' + c1 + ', moves first)' : ' (moves first)');
+  options[1].textContent = 'Player 2' + (c2 ? ' (' + c2 + ')' : '');
+}
+
 function update(data) {
   const moved = !state || state.fen !== data.fen || state.thinking !== data.thinking;
   state = data;
+  current = readState();
   if (moved) selected = null;
-  if (selected && !legal().some((m) => m.kind === 'move' && m.from === selected.from)) selected = null;
+  if (selected && !selected.drop && !legal().some((m) => m.kind === 'move' && m.from === selected.from)) selected = null;
   render();
   if (state.thinking) schedulePoll();
 }
 
-function showMessage(text) {
-  $('message').textContent = text;
+function showMessage(message) {
+  $('message').textContent = message;
 }
 
-async function copy(text, what) {
+async function copy(content, what) {
   try {
-    await navigator.clipboard.writeText(text);
+    await navigator.clipboard.writeText(content);
     showMessage('');
     $('status').textContent = what + ' copied.';
   } catch (e) {
     // Without clipboard access, leave the text selected for Ctrl-C.
-    window.prompt('Copy the ' + what + ':', text);
+    window.prompt('Copy the ' + what + ':', content);
   }
 }
 
@@ -411,11 +792,12 @@ $('pass-button').addEventListener('click', () => play('pass'));
 $('go-button').addEventListener('click', () => post('/api/go'));
 $('stop-button').addEventListener('click', () => post('/api/stop'));
 $('undo-button').addEventListener('click', () => { selected = null; post('/api/undo'); });
+$('flip-button').addEventListener('click', () => { flipToggled = !flipToggled; render(); });
 $('move-form').addEventListener('submit', (event) => {
   event.preventDefault();
-  const text = $('move-input').value.trim();
-  if (!text) return;
-  play(text).then(() => {
+  const move = $('move-input').value.trim();
+  if (!move) return;
+  play(move).then(() => {
     if ($('message').textContent === '') $('move-input').value = '';
   });
 });
@@ -424,9 +806,12 @@ $('fen-form').addEventListener('submit', (event) => {
   const fen = $('fen-input').value.trim();
   if (fen) post('/api/fen', { fen }).then((s) => { if (s) $('fen-input').value = ''; });
 });
+$('new-variant').addEventListener('change', nameSides);
 $('new-form').addEventListener('submit', (event) => {
   event.preventDefault();
   selected = null;
+  // A new game is seen from the new player's side.
+  flipToggled = false;
   post('/api/new', {
     variant: $('new-variant').value,
     engine: $('new-side').value,

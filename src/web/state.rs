@@ -106,6 +106,37 @@ pub struct StateView {
     pub analysis: Option<AnalysisView>,
     /// Why the engine could not move, if that ever happens.
     pub engine_error: Option<String>,
+    /// What the page needs to draw the board beyond the position string:
+    /// Castle's fixed terrain; `None` for games whose string says it all.
+    pub board: Option<BoardView>,
+}
+
+/// Castle's terrain, which the position string does not carry.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardView {
+    /// One string per rank from the top (rank 19) down, one symbol per file
+    /// a..s: `#` wall, `C` channel, `:` courtyard, `K` key, `,` middle-zone
+    /// ground (where skulls may lie), `.` ground.
+    pub terrain: Vec<String>,
+    /// Each player's own key square (a knight never enters its own).
+    pub keys: KeysView,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct KeysView {
+    pub p1: String,
+    pub p2: String,
+}
+
+fn board_view(variant: &str) -> Option<BoardView> {
+    use crate::game::castle::{square_name, tables::KEY_SQUARE, terrain_rows};
+    variant.starts_with("castle").then(|| BoardView {
+        terrain: terrain_rows(),
+        keys: KeysView {
+            p1: square_name(KEY_SQUARE[0]),
+            p2: square_name(KEY_SQUARE[1]),
+        },
+    })
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -695,5 +726,6 @@ fn view(st: &State) -> StateView {
         thinking: st.search.is_some(),
         analysis: st.analysis.clone(),
         engine_error: st.engine_error.clone(),
+        board: board_view(st.game.variant_name()),
     }
 }

@@ -29,7 +29,7 @@ use tables::{
     OFFBOARD, SQUARES, STANDARD_SKULLS, TERRAIN, WALL, YELLOW_START,
 };
 
-pub use notation::{parse_square, square_name};
+pub use notation::{parse_square, square_name, terrain_rows, terrain_symbol};
 
 /// The level: how many channel passes each side starts with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

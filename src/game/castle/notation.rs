@@ -233,6 +233,35 @@ fn parse_board(text: &str) -> Result<[Bb; 2], FenError> {
     Ok(knights)
 }
 
+/// The fixed terrain of square `sq` in the rules file's symbols: `#` wall,
+/// `C` channel, `K` key, `:` courtyard, `,` middle-zone ground, `.` ground.
+pub fn terrain_symbol(sq: usize) -> char {
+    let t = TERRAIN[sq];
+    if t & WALL != 0 {
+        '#'
+    } else if t & CHANNEL != 0 {
+        'C'
+    } else if t & KEY != 0 {
+        'K'
+    } else if t & COURTYARD != 0 {
+        ':'
+    } else if t & MIDDLE != 0 {
+        ','
+    } else {
+        '.'
+    }
+}
+
+/// The terrain as text, one string per rank from rank 19 down to rank 1,
+/// one `terrain_symbol` per file a..s (skulls are not terrain: they are in
+/// the position string).
+pub fn terrain_rows() -> Vec<String> {
+    (0..SIZE)
+        .rev()
+        .map(|rank| (0..SIZE).map(|file| terrain_symbol(square(file, rank))).collect())
+        .collect()
+}
+
 /// The board for people, in the rules file's symbols: `Y` / `B` knights,
 /// `#` wall, `C` channel, `:` courtyard, `K` key, `*` skull, `.` / `,` ground.
 pub fn pretty(pos: &Castle) -> String {
@@ -241,25 +270,14 @@ pub fn pretty(pos: &Castle) -> String {
         out.push_str(&format!("{:>2} ", rank + 1));
         for file in 0..SIZE {
             let sq = square(file, rank);
-            let t = TERRAIN[sq];
             let c = if pos.knights(Side::P1).has(sq) {
                 'Y'
             } else if pos.knights(Side::P2).has(sq) {
                 'B'
-            } else if t & WALL != 0 {
-                '#'
-            } else if t & CHANNEL != 0 {
-                'C'
-            } else if t & KEY != 0 {
-                'K'
-            } else if t & COURTYARD != 0 {
-                ':'
             } else if pos.is_skull(sq) {
                 '*'
-            } else if t & MIDDLE != 0 {
-                ','
             } else {
-                '.'
+                terrain_symbol(sq)
             };
             out.push(c);
             out.push(' ');
