@@ -470,7 +470,7 @@ function drawMixtour(svg, pos, hl) {
 // the players' directions under the row.
 function drawSilo(svg, pos, hl) {
   const colW = pos.files > 6 ? 72 : 88;
-  const tubeH = 440;
+  const tubeH = 400;
   const geo = grid(pos.files, 1, colW, tubeH, 12, 8);
   const width = 24 + pos.files * colW;
   setViewBox(svg, width, tubeH + 70, 'Silo row');
@@ -486,9 +486,11 @@ function drawSilo(svg, pos, hl) {
     drawMarks(g, hl, square, x + 4, 8, colW - 8, tubeH, stack !== '');
   }
   drawCoords(svg, geo, (f) => LETTERS[f]);
+  // Each player's direction, written on the side it starts from.
   const [p1, p2] = GAMES.silo.colours.map((c) => c[0].toUpperCase() + c.slice(1));
-  const line = flipped() ? `← ${p1} moves      ${p2} moves →` : `${p1} moves →      ← ${p2} moves`;
-  text(svg, width / 2, tubeH + 56, 'note-text centred', line);
+  const [left, right] = flipped() ? [`${p2} moves →`, `← ${p1} moves`] : [`${p1} moves →`, `← ${p2} moves`];
+  text(svg, 12, tubeH + 56, 'note-text', left);
+  text(svg, width - 12, tubeH + 56, 'note-text end', right);
 }
 
 // Coin Stack and Focus: the 52 squares with their stacks, each player's
@@ -497,15 +499,15 @@ function drawCoinStack(svg, pos, hl) {
   const cell = 62;
   const geo = grid(8, 8, cell, cell, 30, 5);
   setViewBox(svg, 690, 5 + 8 * cell + 25, state.variant + ' board');
-  const dims = { w: 40, h: 8, gap: 1.5 };
+  const dims = { w: 46, h: 10, gap: 1 };
   for (let rank = 0; rank < 8; rank++) {
     for (const file of coinFiles(rank)) {
       const square = squareName(file, rank);
       const stack = pos.stacks[square];
       const [x, y] = [geo.x(file), geo.y(rank)];
       const g = squareGroup(svg, hl, square, stack, x, y, cell, cell, (file + rank) % 2 ? 'light' : 'dark');
-      drawStack(g, hl, square, stack, x + cell / 2 + 3, y + cell - 5, dims);
-      if (stack) text(g, x + 4, y + 14, 'height small', stack.length);
+      drawStack(g, hl, square, stack, x + cell / 2 + 4, y + cell - 3, dims);
+      if (stack) text(g, x + 3, y + 13, 'height small', stack.length);
       drawMarks(g, hl, square, x, y, cell, cell, stack !== '');
     }
   }
@@ -554,7 +556,7 @@ function drawCastle(svg, pos, hl) {
       const square = squareName(file, rank);
       const knight = pos.stacks[square];
       const [x, y] = [geo.x(file), geo.y(rank)];
-      const kind = CASTLE_TERRAIN[terrain[18 - rank][file]];
+      const kind = CASTLE_TERRAIN[terrain[18 - rank][file]] + (keys[square] ? ' key-' + keys[square] : '');
       const g = squareGroup(svg, hl, square, knight, x, y, cell, cell, 't-' + kind);
       if (keys[square]) drawKey(g, x, y, cell, keys[square]);
       if (pos.skulls.has(square)) drawSkull(g, x, y, cell);
@@ -567,8 +569,8 @@ function drawCastle(svg, pos, hl) {
 
 function drawKey(g, x, y, cell, owner) {
   const k = el('g', { class: 'key-mark ' + owner, transform: `translate(${x + cell / 2},${y + cell / 2})` }, g);
-  el('circle', { cx: -5, cy: 0, r: 5 }, k);
-  el('path', { d: 'M0 0 H10 M7 0 V4 M10 0 V4' }, k);
+  el('circle', { cx: -6, cy: 0, r: 5 }, k);
+  el('path', { d: 'M-1 0 H11 M7 0 V5 M11 0 V5' }, k);
 }
 
 function drawSkull(g, x, y, cell) {
@@ -660,7 +662,8 @@ function drawPlayers() {
   for (const side of ['p1', 'p2']) {
     const i = sideIndex(side);
     const colour = colourName(side);
-    $('name-' + side).textContent = 'Player ' + (i + 1) + (colour ? ' (' + colour + ')' : '') + ' · ' + playerName(side);
+    const who = state.engine.side === 'none' ? '' : ' · ' + playerName(side);
+    $('name-' + side).textContent = 'Player ' + (i + 1) + (colour ? ' (' + colour + ')' : '') + who;
     const stats = $('stats-' + side);
     stats.replaceChildren();
     for (const [label, value] of current ? current.game.stats(current.pos, i) : []) {

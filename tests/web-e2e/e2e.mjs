@@ -51,6 +51,88 @@ function stacksOf(fen) {
   return stacks;
 }
 
+// ---- the other games ----------------------------------------------------
+
+const LETTERS = 'abcdefghijklmnopqrs';
+const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
+const family = (variant) => variant.split('-')[0];
+
+// One rank of a position string, `x` / `xN` expanded to empty cells.
+function cellsOf(row) {
+  return row.split(',').flatMap((c) => (c.startsWith('x') ? Array(c.length > 1 ? parseInt(c.slice(1), 10) : 1).fill('') : [c]));
+}
+
+// The files of a rank of the 52-square Coin Stack board.
+function coinFiles(rank) {
+  const cut = rank === 0 || rank === 7 ? 2 : rank === 1 || rank === 6 ? 1 : 0;
+  return range(cut, 7 - cut);
+}
+
+// Stacks (knights in Castle) by square, read from a position string the
+// way the rules files define it.
+function boardOf(variant, fen) {
+  const field = fen.split(' ')[0];
+  const board = {};
+  if (family(variant) === 'silo') {
+    field.split('/').forEach((c, i) => { board[LETTERS[i]] = c === 'x' ? '' : c; });
+    return board;
+  }
+  const size = family(variant) === 'castle' ? 19 : 8;
+  const files = size === 19 ? () => range(0, 18) : coinFiles;
+  field.split('/').forEach((row, i) => {
+    const rank = size - 1 - i;
+    cellsOf(row).forEach((c, k) => { board[LETTERS[files(rank)[k]] + (rank + 1)] = c; });
+  });
+  return board;
+}
+
+// The squares of a move text: Silo `c` (to the next square in the mover's
+// direction), the others `<from><to>` or a drop `<to>`.
+function squaresOf(variant, move, mover) {
+  if (family(variant) === 'silo') {
+    return { from: move, to: LETTERS[LETTERS.indexOf(move) + (mover === 'p1' ? 1 : -1)] };
+  }
+  const m = /^([a-s]\d{1,2})([a-s]\d{1,2})$/.exec(move);
+  return m ? { from: m[1], to: m[2] } : { from: null, to: move };
+}
+
+// The board after `move` by `mover`, as the rules say: Silo moves the
+// mover's highest checker and all above it; Coin Stack moves the top n coins
+// n squares and trims the stack to 5 from the bottom; a Castle knight moves
+// (capturing whatever stood there); a drop adds one coin on top.
+function afterMove(variant, board, move, mover) {
+  const next = { ...board };
+  const { from, to } = squaresOf(variant, move, mover);
+  const digit = mover === 'p1' ? '1' : '2';
+  if (!from) {
+    next[to] = (next[to] + digit).slice(-5);
+  } else if (family(variant) === 'silo') {
+    const at = board[from].lastIndexOf(digit);
+    next[from] = board[from].slice(0, at);
+    next[to] = board[to] + board[from].slice(at);
+  } else if (family(variant) === 'castle') {
+    next[to] = board[from];
+    next[from] = '';
+  } else {
+    const n = distance(move);
+    next[from] = board[from].slice(0, -n);
+    next[to] = (board[to] + board[from].slice(-n)).slice(-5);
+  }
+  return next;
+}
+
+// How far a `<from><to>` move goes.
+function distance(move) {
+  const m = /^([a-s])(\d{1,2})([a-s])(\d{1,2})$/.exec(move);
+  return Math.max(Math.abs(m[1].charCodeAt(0) - m[3].charCodeAt(0)), Math.abs(m[2] - m[4]));
+}
+
+// The count of pieces a move takes, as the page offers it.
+function countOf(variant, move) {
+  if (family(variant) !== 'coinstack' && family(variant) !== 'focus') return 1;
+  return squaresOf(variant, move).from ? distance(move) : 1;
+}
+
 const userDataDir = mkdtempSync(join(tmpdir(), 'stackfish-e2e-'));
 const context = await chromium.launchPersistentContext(userDataDir, {
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -101,6 +183,129 @@ async function checkBoard(what) {
   const pieces = Object.values(want).join('').length;
   check(discs === pieces, `${what}: one disc per piece (${discs})`);
   return state;
+}
+
+// The board drawn must be the one in the FEN the server holds and shows.
+async function checkOtherBoard(variant, what) {
+  const state = await api('/api/state');
+  const shownFen = (await text('#fen')).trim();
+  check(shownFen === state.fen, `${what}: the FEN shown is the server's (${shownFen})`);
+  const drawn = await page.$$eval('#board g.sq', (gs) =>
+    Object.fromEntries(gs.map((g) => [g.dataset.square, g.dataset.stack])));
+  const want = boardOf(variant, state.fen);
+  const size = { silo: 6, coinstack: 52, focus: 52, castle: 361 }[variant];
+  check(Object.keys(drawn).length === size, `${what}: ${size} squares drawn (${Object.keys(drawn).length})`);
+  const wrong = Object.keys(want).filter((s) => drawn[s] !== want[s]);
+  check(wrong.length === 0, `${what}: every square drawn as in the FEN` + (wrong.length ? ` (wrong: ${wrong})` : ''));
+  const pieceClass = variant === 'castle' ? 'circle.knight' : 'rect.disc';
+  const pieces = await page.locator('#board ' + pieceClass).count();
+  check(pieces === Object.values(want).join('').length, `${what}: one piece drawn per piece (${pieces})`);
+  return state;
+}
+
+// Plays `move` by clicks: the source, the count if the game asks for one,
+// then a target; checks only legal targets are offered on the way.
+async function clickMove(variant, state, move) {
+  const { from, to } = squaresOf(variant, move, state.side_to_move);
+  const count = countOf(variant, move);
+  await square(from).click();
+  const sameSource = state.legal_moves.filter((m) => squaresOf(variant, m, state.side_to_move).from === from);
+  if (family(variant) === 'coinstack' || family(variant) === 'focus') {
+    const counts = [...new Set(sameSource.map((m) => countOf(variant, m)))].sort((a, b) => a - b);
+    const shown = await page.$$eval('#counts button', (bs) => bs.map((b) => parseInt(b.dataset.count, 10)));
+    check(JSON.stringify(shown) === JSON.stringify(counts), `${variant}: only the legal counts from ${from} are offered (${shown})`);
+    if (count !== shown[0]) await page.click(`#counts button[data-count="${count}"]`);
+  } else {
+    check(await page.locator('#count-picker').isHidden(), `${variant}: no count to pick`);
+  }
+  const targets = await page.$$eval('#board g.sq.target', (gs) => gs.map((g) => g.dataset.square).sort());
+  const legalTargets = sameSource.filter((m) => countOf(variant, m) === count)
+    .map((m) => squaresOf(variant, m, state.side_to_move).to).sort();
+  check(JSON.stringify(targets) === JSON.stringify(legalTargets), `${variant}: only the legal targets of ${from} are marked (${targets})`);
+  await square(to).click();
+}
+
+// A two-player game of `variant`: two moves by clicking, each checked
+// against the rules' effect on the board, then a screenshot.
+async function playOtherGame(variant) {
+  await page.selectOption('#new-variant', variant);
+  await page.selectOption('#new-side', 'none');
+  await page.click('#new-button');
+  await page.waitForFunction((v) => document.getElementById('variant-name').textContent === v
+    && document.body.dataset.moves === '0', variant);
+  let state = await checkOtherBoard(variant, variant + ' start');
+  check(state.fen === state.start_fen && state.engine.side === 'none', `${variant}: a new two-player game`);
+  if (variant === 'castle') {
+    const walls = state.board.terrain.join('').split('#').length - 1;
+    check(await page.locator('#board rect.t-wall').count() === walls, `castle: ${walls} wall squares drawn`);
+    const skulls = state.fen.split(' ')[3].split(',').length;
+    check(await page.locator('#board g.skull').count() === skulls, `castle: ${skulls} skulls drawn`);
+    check(await page.locator('#board g.key-mark').count() === 2, 'castle: both keys drawn');
+  }
+  for (let k = 0; k < 2; k++) {
+    // Prefer a move of more than one piece, and the longest Castle slide.
+    const pick = variant === 'castle'
+      ? state.legal_moves.reduce((a, b) => (distance(b) > distance(a) ? b : a))
+      : state.legal_moves.find((m) => countOf(variant, m) > 1) || state.legal_moves[0];
+    const before = boardOf(variant, state.fen);
+    await clickMove(variant, state, pick);
+    await waitIdle(k + 1);
+    const after = await checkOtherBoard(variant, `${variant} after ${pick}`);
+    check(after.moves[k] === pick, `${variant}: the clicks played ${pick}`);
+    const want = afterMove(variant, before, pick, state.side_to_move);
+    const got = boardOf(variant, after.fen);
+    const wrong = Object.keys(want).filter((s) => want[s] !== got[s]);
+    check(wrong.length === 0, `${variant}: ${pick} changed the board as the rules say` + (wrong.length ? ` (wrong: ${wrong})` : ''));
+    check(after.side_to_move !== state.side_to_move, `${variant}: the turn passed`);
+    const lastMarked = await page.$$eval('#board g.sq.last', (gs) => gs.map((g) => g.dataset.square).sort());
+    const lastWant = Object.values(squaresOf(variant, pick, state.side_to_move)).filter(Boolean).sort();
+    check(JSON.stringify(lastMarked) === JSON.stringify(lastWant), `${variant}: the last move is highlighted (${lastMarked})`);
+    state = after;
+  }
+  await page.screenshot({ path: join(outDir, `board-${variant}.png`) });
+}
+
+// Coin Stack drops: click the reserve, then any square.
+async function dropFromTheReserve() {
+  const fen = 'x4/2,2,1,1,2,2/x,1,1,2,2,1,1,x/x,2,2,1,1,2,2,x/x,1,1,2,2,1,1,x/x,2,2,1,1,2,2,x/x,1,2,2,1,1/x4 1 1,0 0,0';
+  await page.selectOption('#new-variant', 'coinstack');
+  await page.click('#new-button');
+  await page.waitForFunction(() => document.getElementById('variant-name').textContent === 'coinstack');
+  await page.fill('#fen-input', fen);
+  await page.click('#fen-form button');
+  await page.waitForFunction((f) => document.body.dataset.fen === f, fen);
+  let state = await checkOtherBoard('coinstack', 'coinstack with a coin in reserve');
+  await page.locator('#board g.reserve[data-side="p1"]').click();
+  const targets = await page.$$eval('#board g.sq.target', (gs) => gs.length);
+  const drops = state.legal_moves.filter((m) => m.length === 2).length;
+  check(targets === drops && drops === 52, `coinstack: a reserve coin may go on any of the ${drops} squares (${targets} marked)`);
+  await square('d4').click();
+  await waitIdle(1);
+  state = await checkOtherBoard('coinstack', 'coinstack after the drop');
+  check(state.moves[0] === 'd4' && state.fen.split(' ')[2] === '0,0', 'coinstack: the click dropped the reserve coin on d4');
+  check((await square('d4').getAttribute('data-stack')) === '21', 'coinstack: the dropped coin is on top of d4');
+  await page.screenshot({ path: join(outDir, 'board-coinstack-drop.png') });
+}
+
+// Where a square is drawn, in SVG units.
+const at = (name) => square(name).locator('rect.cell').evaluate((r) => [r.x.baseVal.value, r.y.baseVal.value]);
+
+// Playing player 2 shows the board from player 2's side; Flip turns it.
+async function boardFlips() {
+  for (const [variant, low, high] of [['mixtour', 'a1', 'e5'], ['focus', 'c1', 'f8'], ['castle', 'a1', 's19'], ['silo', 'a', 'f']]) {
+    await page.selectOption('#new-variant', variant);
+    await page.selectOption('#new-side', 'p1');
+    await page.click('#new-button');
+    await page.waitForFunction((v) => document.getElementById('variant-name').textContent === v, variant);
+    await waitIdle(1);
+    const [[lx, ly], [hx, hy]] = [await at(low), await at(high)];
+    check(lx > hx && (variant === 'silo' || ly < hy), `${variant}: player 2 sees ${low} top right, ${high} bottom left`);
+    if (variant === 'castle') await page.screenshot({ path: join(outDir, 'board-castle-flipped.png') });
+    await page.click('#flip-button');
+    const [[fx, fy], [gx, gy]] = [await at(low), await at(high)];
+    check(fx < gx && (variant === 'silo' || fy > gy), `${variant}: Flip turns the board back`);
+    await page.click('#flip-button');
+  }
 }
 
 try {
@@ -209,6 +414,13 @@ try {
   await page.waitForFunction(() => document.body.dataset.over === 'true', null, { timeout: ENGINE_WAIT_MS });
   const draw = await text('#result');
   check(/Draw: both players had to pass/.test(draw), 'the double pass is announced: ' + draw);
+
+  // 8. The other games: each drawn in its own way and played by clicking.
+  for (const variant of ['silo', 'coinstack', 'focus', 'castle']) {
+    await playOtherGame(variant);
+  }
+  await dropFromTheReserve();
+  await boardFlips();
 
   check(pageErrors.length === 0, 'no errors in the page' + (pageErrors.length ? ': ' + pageErrors.join(' | ') : ''));
 } catch (e) {
