@@ -225,6 +225,13 @@ async function clickMove(variant, state, move) {
   await square(to).click();
 }
 
+// A move worth showing: of more than one piece, or the longest Castle slide.
+function pickMove(variant, state) {
+  return variant === 'castle'
+    ? state.legal_moves.reduce((a, b) => (distance(b) > distance(a) ? b : a))
+    : state.legal_moves.find((m) => countOf(variant, m) > 1) || state.legal_moves[0];
+}
+
 // A two-player game of `variant`: two moves by clicking, each checked
 // against the rules' effect on the board, then a screenshot.
 async function playOtherGame(variant) {
@@ -243,10 +250,7 @@ async function playOtherGame(variant) {
     check(await page.locator('#board g.key-mark').count() === 2, 'castle: both keys drawn');
   }
   for (let k = 0; k < 2; k++) {
-    // Prefer a move of more than one piece, and the longest Castle slide.
-    const pick = variant === 'castle'
-      ? state.legal_moves.reduce((a, b) => (distance(b) > distance(a) ? b : a))
-      : state.legal_moves.find((m) => countOf(variant, m) > 1) || state.legal_moves[0];
+    const pick = pickMove(variant, state);
     const before = boardOf(variant, state.fen);
     await clickMove(variant, state, pick);
     await waitIdle(k + 1);
@@ -263,6 +267,13 @@ async function playOtherGame(variant) {
     state = after;
   }
   await page.screenshot({ path: join(outDir, `board-${variant}.png`) });
+  // The board alone with a stack picked and its targets marked.
+  const from = squaresOf(variant, pickMove(variant, state), state.side_to_move).from;
+  await square(from).click();
+  check(await page.locator('#board g.sq.target').count() > 0, `${variant}: picking ${from} marks targets`);
+  await page.locator('#board').screenshot({ path: join(outDir, `board-${variant}-picked.png`) });
+  await page.keyboard.press('Escape');
+  check(await page.locator('#board g.sq.target').count() === 0, `${variant}: Escape drops the pick`);
 }
 
 // Coin Stack drops: click the reserve, then any square.
