@@ -283,7 +283,10 @@ fn the_board_view_carries_castles_terrain() {
     let fen = "x19/x9,2,x9/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x19/x9,1,x9/x19 1 3,4 - 12";
     let s = ok(a, "/api/fen", json!({"fen": fen}));
     assert_eq!(s["fen"], fen);
-    assert_eq!(s["board"]["terrain"][17].as_str().unwrap().as_bytes()[9], b'#');
+    assert_eq!(
+        s["board"]["terrain"][17].as_str().unwrap().as_bytes()[9],
+        b'#'
+    );
 }
 
 #[test]

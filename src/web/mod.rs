@@ -19,8 +19,7 @@ use tiny_http::{Header, Method, Request, Response};
 
 pub use state::{
     ApiError, App, BoardView, FenRequest, KeysView, MoveRequest, NewRequest, StateView,
-    UndoRequest,
-    DEFAULT_MOVE_TIME_MS, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
+    UndoRequest, DEFAULT_MOVE_TIME_MS, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
 };
 
 pub const DEFAULT_PORT: u16 = 8080;

@@ -258,7 +258,11 @@ pub fn terrain_symbol(sq: usize) -> char {
 pub fn terrain_rows() -> Vec<String> {
     (0..SIZE)
         .rev()
-        .map(|rank| (0..SIZE).map(|file| terrain_symbol(square(file, rank))).collect())
+        .map(|rank| {
+            (0..SIZE)
+                .map(|file| terrain_symbol(square(file, rank)))
+                .collect()
+        })
         .collect()
 }
 
