@@ -513,14 +513,14 @@ function drawCoinStack(svg, pos, hl) {
   }
   drawCoords(svg, geo, (f) => LETTERS[f], (r) => r + 1);
   const [top, bottom] = flipped() ? ['p1', 'p2'] : ['p2', 'p1'];
-  drawReserve(svg, pos, top, 30 + 8 * cell + 14, 5);
-  drawReserve(svg, pos, bottom, 30 + 8 * cell + 14, 5 + 4 * cell + 4);
+  drawReserve(svg, pos, top, 30 + 8 * cell + 10, 5);
+  drawReserve(svg, pos, bottom, 30 + 8 * cell + 10, 5 + 4 * cell + 4);
 }
 
 // One player's reserve pile and the coins they captured, in a box.
 function drawReserve(svg, pos, side, x, y) {
   const i = sideIndex(side);
-  const [w, h] = [130, 4 * 62 - 4];
+  const [w, h] = [146, 4 * 62 - 4];
   const canDrop = humanCanMove() && side === state.side_to_move && legal().some((m) => m.kind === 'drop');
   const chosen = canDrop && selected && selected.drop;
   const g = el('g', { class: 'reserve' + (canDrop ? ' can-drop' : '') + (chosen ? ' selected' : ''), 'data-side': side }, svg);
@@ -538,7 +538,7 @@ function drawReserve(svg, pos, side, x, y) {
 // `n` small coins of `side` in rows of six.
 function pile(g, side, n, x, y, cls) {
   for (let k = 0; k < n; k++) {
-    el('circle', { class: cls + ' p' + (side === 'p1' ? 1 : 2), cx: x + 9 + (k % 6) * 18, cy: y + 9 + Math.floor(k / 6) * 18, r: 7.5 }, g);
+    el('circle', { class: cls + ' p' + (side === 'p1' ? 1 : 2), cx: x + 10 + (k % 6) * 20, cy: y + 10 + Math.floor(k / 6) * 20, r: 8 }, g);
   }
 }
 
