@@ -390,14 +390,31 @@ fn bench_prints_a_deterministic_node_count() {
             .output()
             .unwrap();
         let text = String::from_utf8(out.stdout).unwrap();
+        assert!(!text.contains("error"), "{text}");
         let last = text.lines().last().unwrap().to_string();
         let tokens: Vec<&str> = last.split_whitespace().collect();
         assert_eq!(tokens.len(), 4, "{last}");
         assert_eq!((tokens[1], tokens[3]), ("nodes", "nps"));
-        tokens[0].parse::<u64>().unwrap()
+        let total = tokens[0].parse::<u64>().unwrap();
+        // One subtotal per searching game, at the depth given, adding up.
+        let mut games = Vec::new();
+        let mut sum = 0;
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix("info string bench ") else {
+                continue;
+            };
+            if let Some((head, nodes)) = rest.split_once(" depth 4: ") {
+                games.push(head.to_string());
+                let nodes = nodes.strip_suffix(" nodes").unwrap().parse::<u64>().unwrap();
+                assert!(nodes > 100, "{line}");
+                sum += nodes;
+            }
+        }
+        assert_eq!(games, ["mixtour", "coinstack", "focus", "castle"], "{text}");
+        assert_eq!(sum, total, "{text}");
+        total
     };
     let a = run();
-    assert!(a > 1000);
     assert_eq!(a, run());
 }
 

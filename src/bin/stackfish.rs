@@ -98,11 +98,8 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Bench { depth }) => {
-            let depth = depth
-                .unwrap_or(stackfish::engine::BENCH_DEPTH)
-                .clamp(1, stackfish::search::MAX_DEPTH);
-            let (nodes, ms) = stackfish::engine::bench(depth, &mut |line| println!("{line}"));
-            println!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1));
+            let result = stackfish::engine::bench(depth, &mut |line| println!("{line}"));
+            println!("{}", result.summary());
             ExitCode::SUCCESS
         }
         Some(Command::Tune { records, epochs }) => {

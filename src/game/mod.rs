@@ -2,6 +2,7 @@
 //! sides, outcomes, typed notation errors, perft, and a game record with
 //! repetition detection. No I/O, no threads, no clocks in here.
 
+pub mod ablate;
 pub mod castle;
 pub mod cells;
 pub mod coinstack;

@@ -186,8 +186,12 @@ impl Engine {
     }
 
     fn hello(&self, dialect: Dialect) {
+        let ablated = match crate::game::ablate::ABLATED {
+            Some(terms) => format!(" (ablated: {terms})"),
+            None => String::new(),
+        };
         self.out.line(&format!(
-            "id name {ENGINE_NAME} {}",
+            "id name {ENGINE_NAME} {}{ablated}",
             env!("CARGO_PKG_VERSION")
         ));
         self.out.line(&format!("id author {AUTHOR}"));
@@ -303,6 +307,6 @@ impl Engine {
 }
 
 fn bench(out: &Out, depth: Option<i32>) {
-    let (nodes, ms) = engine::bench(depth.unwrap_or(engine::BENCH_DEPTH), &mut |l| out.line(l));
-    out.line(&format!("{nodes} nodes {} nps", nodes * 1000 / ms.max(1)));
+    let result = engine::bench(depth, &mut |l| out.line(l));
+    out.line(&result.summary());
 }

@@ -4,25 +4,37 @@
 
 use super::tables::REACH;
 use super::CoinStack;
+use crate::game::ablate::{weight, weights};
 use crate::game::Game;
 
+/// The term names, as `STACKFISH_ABLATE` takes them (see `game::ablate`).
+pub const NAMES: [&str; 7] = [
+    "coin_in_play",
+    "reserve_coin",
+    "captured_coin",
+    "near_capture_win",
+    "controlled_by_height",
+    "mobility",
+    "tempo",
+];
+
 /// Per own coin on the board: material that can still be freed or buried.
-pub const COIN_IN_PLAY: i32 = 10;
+pub const COIN_IN_PLAY: i32 = weight("coin_in_play", 10);
 /// Per own coin in reserve: it cannot be captured and drops anywhere, which
 /// both attacks (on top of an enemy stack) and defends.
-pub const RESERVE_COIN: i32 = 30;
+pub const RESERVE_COIN: i32 = weight("reserve_coin", 30);
 /// Per enemy coin captured, in `coinstack` only, where nine captures win; in
 /// Focus a capture is worth only the enemy material it removes.
-pub const CAPTURED_COIN: i32 = 20;
+pub const CAPTURED_COIN: i32 = weight("captured_coin", 20);
 /// Extra for being one capture away from the `coinstack` win.
-pub const NEAR_CAPTURE_WIN: i32 = 60;
+pub const NEAR_CAPTURE_WIN: i32 = weight("near_capture_win", 60);
 /// Per stack controlled, by height (index = height): only controlled stacks
 /// move, a tall one reaches further, carries more and holds coins under it.
-pub const CONTROLLED_BY_HEIGHT: [i32; 6] = [0, 12, 20, 28, 36, 44];
+pub const CONTROLLED_BY_HEIGHT: [i32; 6] = weights("controlled_by_height", [0, 12, 20, 28, 36, 44]);
 /// Per stack move available (drops are the same for everybody with a reserve).
-pub const MOBILITY: i32 = 1;
+pub const MOBILITY: i32 = weight("mobility", 1);
 /// Having the move.
-pub const TEMPO: i32 = 10;
+pub const TEMPO: i32 = weight("tempo", 10);
 
 pub fn evaluate(pos: &CoinStack) -> i32 {
     let us = pos.side_to_move();

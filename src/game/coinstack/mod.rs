@@ -10,7 +10,7 @@
 //! future (stacks, side to move, reserves, captures) is in the hash, so
 //! "same position" means the same on all of them.
 
-mod eval;
+pub mod eval;
 mod notation;
 pub mod tables;
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! says what the engine values.
 
 use super::Mixtour;
-use crate::game::{Game, Side};
+use crate::game::{ablate, Game, Side};
 
 /// Number of features.
 pub const FEATURES: usize = 12;
@@ -39,7 +39,8 @@ pub const NAMES: [&str; FEATURES] = [
 ///   side, one step from a tower (at most 6 counted).
 /// - contested_tall: 3- and 4-high stacks we top that the opponent can move
 ///   onto right now (they can take the top), minus the same for them.
-pub const WEIGHTS: [i32; FEATURES] = [11, 10, 23, 51, 97, -1, 400, 150, -13, 15, -5, -25];
+pub const WEIGHTS: [i32; FEATURES] =
+    ablate::named(&NAMES, [11, 10, 23, 51, 97, -1, 400, 150, -13, 15, -5, -25]);
 
 /// The features of `pos`, from the side to move's point of view.
 pub fn features(pos: &Mixtour) -> [i32; FEATURES] {

@@ -1,0 +1,159 @@
+//! Evaluation terms switched off at build time, to measure what each is
+//! worth: an engine built with
+//!
+//! ```text
+//! STACKFISH_ABLATE=mobility,tempo cargo build --release --target-dir target/ablate
+//! ```
+//!
+//! weighs the named terms zero and says so in its `id name`; an SPRT of the
+//! normal engine against it in the arena shows whether the terms help
+//! (`tools/ablate.sh` does both). Names are the evaluation modules' `NAMES`
+//! (a name two games share, like `tempo`, is switched off in both);
+//! an unknown name stops the build, so a typo cannot test an unchanged
+//! engine. Without the variable every weight is the written one: the choice
+//! is made by the compiler, not at run time.
+
+use super::{coinstack, mixtour};
+
+/// The comma-separated term names from `STACKFISH_ABLATE` at build time.
+pub const ABLATED: Option<&str> = option_env!("STACKFISH_ABLATE");
+
+/// Whether `name` is one of the comma-separated entries of `list`.
+pub const fn listed(list: &str, name: &str) -> bool {
+    let (list, name) = (list.as_bytes(), name.as_bytes());
+    let mut start = 0;
+    while start <= list.len() {
+        let mut end = start;
+        while end < list.len() && list[end] != b',' {
+            end += 1;
+        }
+        if end - start == name.len() {
+            let mut i = 0;
+            while i < name.len() && list[start + i] == name[i] {
+                i += 1;
+            }
+            if i == name.len() {
+                return true;
+            }
+        }
+        start = end + 1;
+    }
+    false
+}
+
+const fn ablated(name: &str) -> bool {
+    match ABLATED {
+        Some(list) => listed(list, name),
+        None => false,
+    }
+}
+
+/// The weight of the term `name`: `w`, or zero in an ablation build.
+pub const fn weight(name: &str, w: i32) -> i32 {
+    if ablated(name) {
+        0
+    } else {
+        w
+    }
+}
+
+/// A term with one weight per case (per height, ...): all zero when ablated.
+pub const fn weights<const N: usize>(name: &str, w: [i32; N]) -> [i32; N] {
+    if ablated(name) {
+        [0; N]
+    } else {
+        w
+    }
+}
+
+/// Weights given in the order of `names`, each zero when ablated.
+pub const fn named<const N: usize>(names: &[&str; N], w: [i32; N]) -> [i32; N] {
+    let mut out = w;
+    let mut i = 0;
+    while i < N {
+        out[i] = weight(names[i], w[i]);
+        i += 1;
+    }
+    out
+}
+
+/// Whether every entry of `list` is one of the `known` names.
+pub const fn all_known(list: &str, known: &[&[&str]]) -> bool {
+    let bytes = list.as_bytes();
+    let mut start = 0;
+    while start <= bytes.len() {
+        let mut end = start;
+        while end < bytes.len() && bytes[end] != b',' {
+            end += 1;
+        }
+        // The entry is list[start..end]: known if some name equals it.
+        let (entry, _) = bytes.split_at(end);
+        let (_, entry) = entry.split_at(start);
+        let mut found = false;
+        let mut g = 0;
+        while g < known.len() && !found {
+            let mut n = 0;
+            while n < known[g].len() && !found {
+                found = eq(entry, known[g][n].as_bytes());
+                n += 1;
+            }
+            g += 1;
+        }
+        if !found {
+            return false;
+        }
+        start = end + 1;
+    }
+    true
+}
+
+const fn eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Every evaluation's term names.
+const KNOWN: [&[&str]; 2] = [&mixtour::eval::NAMES, &coinstack::eval::NAMES];
+
+const _: () = match ABLATED {
+    Some(list) => assert!(
+        all_known(list, &KNOWN),
+        "STACKFISH_ABLATE names a term that no evaluation has (see the NAMES of the eval modules)"
+    ),
+    None => {}
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_is_listed_only_as_a_whole_entry() {
+        assert!(listed("mobility", "mobility"));
+        assert!(listed("tempo,mobility", "mobility"));
+        assert!(listed("mobility,tempo", "mobility"));
+        assert!(!listed("mobility_x", "mobility"));
+        assert!(!listed("xmobility", "mobility"));
+        assert!(!listed("", "mobility"));
+        assert!(!listed("tempo", "mobility"));
+    }
+
+    #[test]
+    fn unknown_names_are_caught() {
+        let known: [&[&str]; 2] = [&["tempo", "reserve"], &["mobility"]];
+        assert!(all_known("tempo", &known));
+        assert!(all_known("mobility,reserve", &known));
+        assert!(!all_known("mobilty", &known));
+        assert!(!all_known("tempo,", &known));
+        assert!(!all_known("", &known));
+    }
+}
