@@ -183,7 +183,8 @@ fn search_root(pos: &Mixtour, depth: u32, seed: u64, stop: &AtomicBool) -> Repor
     let mut rng = StdRng::seed_from_u64(pos.hash() ^ seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     Report {
         best: best.choose(&mut rng).copied().unwrap_or(moves[0]),
-        score: best_score.max(-WIN),
+        // Stopped before the first move was searched: nothing is known.
+        score: if best.is_empty() { 0 } else { best_score },
         nodes: search.nodes,
     }
 }
@@ -220,6 +221,8 @@ struct Engine {
     seed: u64,
     /// Set while a search runs: raise it to stop the search.
     searching: Option<Arc<AtomicBool>>,
+    /// Whether the running search is `go infinite` (waits for `stop`).
+    infinite: bool,
     events: Sender<Event>,
 }
 
@@ -356,6 +359,7 @@ impl Engine {
             }
         }
         let infinite = tokens.contains(&"infinite");
+        self.infinite = infinite;
         let stop = Arc::new(AtomicBool::new(false));
         self.searching = Some(stop.clone());
         let pos = *self.line.position();
@@ -406,6 +410,7 @@ fn main() {
         depth: DEFAULT_DEPTH,
         seed: 0,
         searching: None,
+        infinite: false,
         events,
     };
     let mut queued: VecDeque<String> = VecDeque::new();
@@ -445,8 +450,13 @@ fn main() {
             };
             engine.handle(&line);
         }
-        if input_ended && engine.searching.is_none() && queued.is_empty() {
-            return;
+        if input_ended {
+            match &engine.searching {
+                // Nobody is left to send the `stop` it waits for.
+                Some(stop) if engine.infinite => stop.store(true, Ordering::Relaxed),
+                None if queued.is_empty() => return,
+                _ => {}
+            }
         }
     }
 }
