@@ -17,15 +17,59 @@ pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 pub const MAX_LEVEL: u8 = 20;
 
-/// Weaker levels search to this depth (index = level) ...
-const LEVEL_DEPTH: [i32; MAX_LEVEL as usize] =
-    [1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5, 6, 6, 7, 7, 8];
-/// ... and add a random amount up to this many score units to each root
-/// move's score before choosing, so they err like a person: often at level
-/// 1, rarely and only slightly at 19. A win in hand is never thrown away.
-const LEVEL_NOISE: [i32; MAX_LEVEL as usize] = [
-    400, 340, 290, 250, 210, 180, 150, 125, 105, 90, 75, 62, 50, 40, 32, 25, 18, 12, 8, 4,
+/// How a level below full strength plays.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum LevelPlay {
+    /// Score every root move at `depth`, add a random amount up to `noise`
+    /// to each and take the best: a beginner's errors, often and anywhere.
+    /// A win in hand is never thrown away.
+    Noisy { depth: i32, noise: i32 },
+    /// The full search, stopped after this many nodes: it errs only where
+    /// the position is too deep for it, as a stronger player does.
+    Nodes(u64),
+}
+
+/// Levels 1 to 19 (index = level - 1); 20 is full strength. Calibrated by
+/// matches (tournaments/log.md): at a fixed depth, root noise of 25 costs
+/// about 200 Elo and 50 about 330, a ply more gains 160-380; node budgets
+/// grow by 1.65 per level, which is about as smooth as strength gets.
+const LEVELS: [LevelPlay; MAX_LEVEL as usize - 1] = [
+    LevelPlay::Noisy { depth: 1, noise: 400 },
+    LevelPlay::Noisy { depth: 1, noise: 200 },
+    LevelPlay::Noisy { depth: 1, noise: 100 },
+    LevelPlay::Noisy { depth: 1, noise: 25 },
+    LevelPlay::Nodes(level_nodes(5)),
+    LevelPlay::Nodes(level_nodes(6)),
+    LevelPlay::Nodes(level_nodes(7)),
+    LevelPlay::Nodes(level_nodes(8)),
+    LevelPlay::Nodes(level_nodes(9)),
+    LevelPlay::Nodes(level_nodes(10)),
+    LevelPlay::Nodes(level_nodes(11)),
+    LevelPlay::Nodes(level_nodes(12)),
+    LevelPlay::Nodes(level_nodes(13)),
+    LevelPlay::Nodes(level_nodes(14)),
+    LevelPlay::Nodes(level_nodes(15)),
+    LevelPlay::Nodes(level_nodes(16)),
+    LevelPlay::Nodes(level_nodes(17)),
+    LevelPlay::Nodes(level_nodes(18)),
+    LevelPlay::Nodes(level_nodes(19)),
 ];
+
+/// The node budget of a node-limited level: 250 at level 5, times 1.65 a
+/// level (in integers: times 33/20), about 275,000 at level 19.
+const fn level_nodes(level: u32) -> u64 {
+    let mut nodes = 250;
+    let mut l = 5;
+    while l < level {
+        nodes = nodes * 33 / 20;
+        l += 1;
+    }
+    nodes
+}
+
+fn level_play(level: u8) -> Option<LevelPlay> {
+    (level < MAX_LEVEL).then(|| LEVELS[level.max(1) as usize - 1])
+}
 
 /// How many positions a game that can prove values (Silo) may explore
 /// before the engine falls back to searching: small under fast clocks.
@@ -149,22 +193,18 @@ impl<G: Game> GameSession<G> {
         &self.line
     }
 
-    /// A weaker level: score every root move at a shallow depth, add noise,
+    /// A noisy level: score every root move at a shallow depth, add noise,
     /// pick the best of the noisy scores.
-    fn go_level(
+    fn go_noisy(
         &mut self,
         shared: &Arc<Shared>,
         params: &GoParams,
         options: &Options,
+        (depth, noise): (i32, i32),
     ) -> Option<(G::Move, i32, u64)> {
-        let level = options.level.clamp(1, MAX_LEVEL) as usize;
         let pos = self.line.position();
         let limits = Limits {
-            depth: Some(
-                params
-                    .depth
-                    .map_or(LEVEL_DEPTH[level - 1], |d| d.min(LEVEL_DEPTH[level - 1])),
-            ),
+            depth: Some(params.depth.map_or(depth, |d| d.min(depth))),
             ..params.limits_for(pos.side_to_move())
         };
         let (scores, nodes) = search::root_scores(
@@ -178,7 +218,6 @@ impl<G: Game> GameSession<G> {
         // Seeded by position and game so that a match is reproducible.
         let seed = pos.hash() ^ self.games_started.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let noise = LEVEL_NOISE[level - 1];
         scores
             .into_iter()
             .map(|(mv, s)| {
@@ -255,33 +294,41 @@ impl<G: Game> Session for GameSession<G> {
                 pv: vec![mv.to_string()],
             };
         }
-        if options.level < MAX_LEVEL {
-            let start = Instant::now();
-            return match self.go_level(shared, params, options) {
-                Some((mv, score, nodes)) => {
-                    report(&Info {
-                        depth: LEVEL_DEPTH[options.level.clamp(1, MAX_LEVEL) as usize - 1],
-                        seldepth: 0,
-                        score,
-                        nodes,
-                        time_ms: start.elapsed().as_millis() as u64,
-                        hashfull: shared.tt.hashfull(),
-                        pv: vec![mv.to_string()],
-                    });
-                    BestMove::Move {
-                        best: mv.to_string(),
-                        score,
-                        pv: vec![mv.to_string()],
+        let mut limits = params.limits_for(pos.side_to_move());
+        let mut threads = options.threads.clamp(1, MAX_THREADS);
+        match level_play(options.level) {
+            Some(LevelPlay::Noisy { depth, noise }) => {
+                let start = Instant::now();
+                return match self.go_noisy(shared, params, options, (depth, noise)) {
+                    Some((mv, score, nodes)) => {
+                        report(&Info {
+                            depth,
+                            seldepth: 0,
+                            score,
+                            nodes,
+                            time_ms: start.elapsed().as_millis() as u64,
+                            hashfull: shared.tt.hashfull(),
+                            pv: vec![mv.to_string()],
+                        });
+                        BestMove::Move {
+                            best: mv.to_string(),
+                            score,
+                            pv: vec![mv.to_string()],
+                        }
                     }
-                }
-                None => BestMove::GameOver("no legal move"),
-            };
+                    None => BestMove::GameOver("no legal move"),
+                };
+            }
+            Some(LevelPlay::Nodes(budget)) => {
+                // One thread, so the budget means the same on every machine.
+                limits.nodes = Some(limits.nodes.map_or(budget, |n| n.min(budget)));
+                threads = 1;
+            }
+            None => {}
         }
-        let threads = options.threads.clamp(1, MAX_THREADS);
         if self.heuristics.len() < threads {
             self.heuristics.resize_with(threads, Heuristics::default);
         }
-        let limits = params.limits_for(pos.side_to_move());
         let search_params = SearchParams {
             limits: &limits,
             move_overhead_ms: options.move_overhead_ms,
@@ -500,6 +547,62 @@ pub fn bench(depth: Option<i32>, report: &mut dyn FnMut(&str)) -> BenchResult {
 mod tests {
     use super::*;
     use crate::game::silo::{solve, Silo, SiloVariant};
+
+    fn go_at_level(fen: &str, level: u8, params: &GoParams) -> (String, u64) {
+        let mut session = new_session("mixtour").unwrap();
+        session.set_position(Some(fen), &[]).unwrap();
+        let shared = allocate_shared(1).unwrap();
+        let options = Options {
+            level,
+            threads: 2,
+            ..Options::default()
+        };
+        let mut nodes = 0;
+        let best = session.go(&shared, params, &options, &mut |info| nodes = info.nodes);
+        match best {
+            BestMove::Move { best, .. } => (best, nodes),
+            BestMove::GameOver(r) => panic!("no move at level {level}: {r}"),
+        }
+    }
+
+    #[test]
+    fn every_level_takes_a_win_in_one() {
+        // 4a1b1 completes a tower of five topped by player 1: the game.
+        let fen = "x5/x5/x5/x5/1111,1,x3 1 10,10 0,0 1 -";
+        for level in 1..=MAX_LEVEL {
+            let params = GoParams {
+                move_time: Some(2_000),
+                ..GoParams::default()
+            };
+            assert_eq!(go_at_level(fen, level, &params).0, "4a1b1", "level {level}");
+        }
+    }
+
+    #[test]
+    fn node_levels_keep_to_their_budget_on_one_thread() {
+        let fen = "x3,11,x/x,22,x3/x5/x,2,2,x2/211,x3,1 1 15,15 0,0 1 b2";
+        let mut last = 0;
+        for level in 1..MAX_LEVEL {
+            let Some(LevelPlay::Nodes(budget)) = level_play(level) else {
+                continue;
+            };
+            assert!(budget > last, "level {level} is no deeper than the one below");
+            last = budget;
+            let params = GoParams {
+                move_time: Some(10_000),
+                ..GoParams::default()
+            };
+            let (_, nodes) = go_at_level(fen, level, &params);
+            assert!(nodes <= budget, "level {level}: {nodes} nodes > {budget}");
+            // A tighter `go nodes` still wins over the level's budget.
+            let params = GoParams {
+                nodes: Some(100),
+                ..params
+            };
+            assert!(go_at_level(fen, level, &params).1 <= 100, "level {level}");
+        }
+        assert!(last > 0, "no node-limited level");
+    }
 
     /// Plays `moves` out of the engine at 1x4 and checks each against the
     /// solver's table: the winner keeps the fastest win, the loser the

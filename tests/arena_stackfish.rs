@@ -32,6 +32,9 @@ fn stackfish_vs_stackfish_plays_clean_games() {
             "name=full",
             &cmd,
             "tc=1+0.02",
+            // This test is about clean protocol, not time keeping: a loaded
+            // machine (test binaries run side by side) must not forfeit.
+            "timemargin=1000",
             "--engine",
             "name=weak",
             &cmd,
