@@ -124,12 +124,11 @@ const fn eq(a: &[u8], b: &[u8]) -> bool {
 /// Every evaluation's term names.
 const KNOWN: [&[&str]; 2] = [&mixtour::eval::NAMES, &coinstack::eval::NAMES];
 
-const _: () = match ABLATED {
-    Some(list) => assert!(
+const _: () = if let Some(list) = ABLATED {
+    assert!(
         all_known(list, &KNOWN),
         "STACKFISH_ABLATE names a term that no evaluation has (see the NAMES of the eval modules)"
-    ),
-    None => {}
+    );
 };
 
 #[cfg(test)]
