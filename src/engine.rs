@@ -34,10 +34,22 @@ enum LevelPlay {
 /// about 200 Elo and 50 about 330, a ply more gains 160-380; node budgets
 /// grow by 1.65 per level, which is about as smooth as strength gets.
 const LEVELS: [LevelPlay; MAX_LEVEL as usize - 1] = [
-    LevelPlay::Noisy { depth: 1, noise: 400 },
-    LevelPlay::Noisy { depth: 1, noise: 200 },
-    LevelPlay::Noisy { depth: 1, noise: 100 },
-    LevelPlay::Noisy { depth: 1, noise: 25 },
+    LevelPlay::Noisy {
+        depth: 1,
+        noise: 400,
+    },
+    LevelPlay::Noisy {
+        depth: 1,
+        noise: 200,
+    },
+    LevelPlay::Noisy {
+        depth: 1,
+        noise: 100,
+    },
+    LevelPlay::Noisy {
+        depth: 1,
+        noise: 25,
+    },
     LevelPlay::Nodes(level_nodes(5)),
     LevelPlay::Nodes(level_nodes(6)),
     LevelPlay::Nodes(level_nodes(7)),
@@ -488,7 +500,11 @@ impl BenchResult {
     /// The last line of `bench`, the same in the protocol and on the
     /// command line: `<nodes> nodes <nps> nps`.
     pub fn summary(&self) -> String {
-        format!("{} nodes {} nps", self.nodes, self.nodes * 1000 / self.ms.max(1))
+        format!(
+            "{} nodes {} nps",
+            self.nodes,
+            self.nodes * 1000 / self.ms.max(1)
+        )
     }
 }
 
@@ -586,7 +602,10 @@ mod tests {
             let Some(LevelPlay::Nodes(budget)) = level_play(level) else {
                 continue;
             };
-            assert!(budget > last, "level {level} is no deeper than the one below");
+            assert!(
+                budget > last,
+                "level {level} is no deeper than the one below"
+            );
             last = budget;
             let params = GoParams {
                 move_time: Some(10_000),

@@ -405,7 +405,11 @@ fn bench_prints_a_deterministic_node_count() {
             };
             if let Some((head, nodes)) = rest.split_once(" depth 4: ") {
                 games.push(head.to_string());
-                let nodes = nodes.strip_suffix(" nodes").unwrap().parse::<u64>().unwrap();
+                let nodes = nodes
+                    .strip_suffix(" nodes")
+                    .unwrap()
+                    .parse::<u64>()
+                    .unwrap();
                 assert!(nodes > 100, "{line}");
                 sum += nodes;
             }
