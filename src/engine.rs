@@ -33,23 +33,12 @@ enum LevelPlay {
 /// matches (tournaments/log.md): at a fixed depth, root noise of 25 costs
 /// about 200 Elo and 50 about 330, a ply more gains 160-380; node budgets
 /// grow by 1.65 per level, which is about as smooth as strength gets.
+#[rustfmt::skip]
 const LEVELS: [LevelPlay; MAX_LEVEL as usize - 1] = [
-    LevelPlay::Noisy {
-        depth: 1,
-        noise: 400,
-    },
-    LevelPlay::Noisy {
-        depth: 1,
-        noise: 200,
-    },
-    LevelPlay::Noisy {
-        depth: 1,
-        noise: 100,
-    },
-    LevelPlay::Noisy {
-        depth: 1,
-        noise: 25,
-    },
+    LevelPlay::Noisy { depth: 1, noise: 400 },
+    LevelPlay::Noisy { depth: 1, noise: 200 },
+    LevelPlay::Noisy { depth: 1, noise: 100 },
+    LevelPlay::Noisy { depth: 1, noise: 25 },
     LevelPlay::Nodes(level_nodes(5)),
     LevelPlay::Nodes(level_nodes(6)),
     LevelPlay::Nodes(level_nodes(7)),
