@@ -31,7 +31,8 @@ enum Command {
         #[arg(long, default_value = "mixtour")]
         game: String,
     },
-    /// Fit the Mixtour evaluation weights to recorded games (Texel's method).
+    /// Fit evaluation weights to recorded games (Texel's method): Mixtour,
+    /// Coin Stack or Focus, one weight array per game.
     Tune {
         /// Arena JSON-lines records (`arena --jsonl`), one or more files.
         #[arg(required = true)]
@@ -39,6 +40,10 @@ enum Command {
         /// Passes of gradient descent.
         #[arg(long, default_value_t = 2000)]
         epochs: usize,
+        /// Fit only this game's weights (mixtour, coinstack or focus) and
+        /// skip other records; by default each record's variant decides.
+        #[arg(long)]
+        game: Option<String>,
     },
     /// Search the fixed bench positions; the node count is the search's signature.
     Bench {
@@ -102,7 +107,22 @@ fn main() -> ExitCode {
             println!("{}", result.summary());
             ExitCode::SUCCESS
         }
-        Some(Command::Tune { records, epochs }) => {
+        Some(Command::Tune {
+            records,
+            epochs,
+            game,
+        }) => {
+            use stackfish::tune::{self, Target};
+            let game = match game.as_deref().map(|g| (g, Target::parse(g))) {
+                None => None,
+                Some((_, Some(target))) => Some(target),
+                Some((name, None)) => {
+                    eprintln!(
+                        "error: cannot tune {name:?}: the games are mixtour, coinstack and focus"
+                    );
+                    return ExitCode::from(2);
+                }
+            };
             let mut text = String::new();
             for path in &records {
                 match std::fs::read_to_string(path) {
@@ -113,17 +133,21 @@ fn main() -> ExitCode {
                     }
                 }
             }
-            let (samples, skipped) = stackfish::tune::samples_from_records(&text);
-            if samples.is_empty() {
-                eprintln!("error: no usable positions in the records ({skipped} records skipped)");
+            let found = tune::samples_from_records(&text, game);
+            eprintln!(
+                "records skipped: {} of another game, {} unusable",
+                found.other_game, found.unusable
+            );
+            let found_samples = found.samples.iter().any(|(_, s)| !s.is_empty());
+            if !found_samples {
+                eprintln!("error: no usable positions in the records");
                 return ExitCode::from(2);
             }
-            eprintln!(
-                "{} positions from the records, {skipped} records skipped",
-                samples.len()
-            );
-            let fit = stackfish::tune::fit(&samples, epochs);
-            print!("{}", stackfish::tune::format_fit(&fit, samples.len()));
+            for (target, samples) in found.samples.iter().filter(|(_, s)| !s.is_empty()) {
+                eprintln!("{}: {} positions", target.name(), samples.len());
+                let fit = tune::fit(samples, target.weights(), epochs);
+                print!("{}", tune::format_fit(*target, &fit, samples.len()));
+            }
             ExitCode::SUCCESS
         }
         Some(Command::Serve { port, host, open }) => {

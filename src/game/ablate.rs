@@ -41,7 +41,8 @@ pub const fn listed(list: &str, name: &str) -> bool {
     false
 }
 
-const fn ablated(name: &str) -> bool {
+/// Whether the build switches off the term `name`.
+pub const fn is_ablated(name: &str) -> bool {
     match ABLATED {
         Some(list) => listed(list, name),
         None => false,
@@ -50,7 +51,7 @@ const fn ablated(name: &str) -> bool {
 
 /// The weight of the term `name`: `w`, or zero in an ablation build.
 pub const fn weight(name: &str, w: i32) -> i32 {
-    if ablated(name) {
+    if is_ablated(name) {
         0
     } else {
         w
@@ -59,7 +60,7 @@ pub const fn weight(name: &str, w: i32) -> i32 {
 
 /// A term with one weight per case (per height, ...): all zero when ablated.
 pub const fn weights<const N: usize>(name: &str, w: [i32; N]) -> [i32; N] {
-    if ablated(name) {
+    if is_ablated(name) {
         [0; N]
     } else {
         w
@@ -121,8 +122,12 @@ const fn eq(a: &[u8], b: &[u8]) -> bool {
     true
 }
 
-/// Every evaluation's term names.
-const KNOWN: [&[&str]; 2] = [&mixtour::eval::NAMES, &coinstack::eval::NAMES];
+/// Every evaluation's term names, and the names of groups of terms.
+const KNOWN: [&[&str]; 3] = [
+    &mixtour::eval::NAMES,
+    &coinstack::eval::NAMES,
+    &coinstack::eval::GROUPS,
+];
 
 const _: () = if let Some(list) = ABLATED {
     assert!(
@@ -144,6 +149,20 @@ mod tests {
         assert!(!listed("xmobility", "mobility"));
         assert!(!listed("", "mobility"));
         assert!(!listed("tempo", "mobility"));
+    }
+
+    #[test]
+    fn names_are_unique_within_an_evaluation() {
+        for names in KNOWN {
+            for (i, a) in names.iter().enumerate() {
+                assert!(!names[..i].contains(a), "{a} twice");
+                assert!(!a.contains(','), "{a}");
+            }
+        }
+        // A group name is not also a term name of the same evaluation.
+        for group in coinstack::eval::GROUPS {
+            assert!(!coinstack::eval::NAMES.contains(&group));
+        }
     }
 
     #[test]

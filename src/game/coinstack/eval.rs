@@ -1,69 +1,126 @@
 //! Static evaluation of a Coin Stack / Focus position, from the side to
-//! move's view. Every term is a named weight so tuning can find and change it;
-//! everything is read from bitboards and one table, no move generation.
+//! move's view: a weighted sum of named features (own minus opponent's), so
+//! `stackfish tune` can fit the weights to game results, one weight array per
+//! game (the two move differently and only `coinstack` has the capture win).
+//! Every feature is read from bitboards and one table, no move generation.
 
 use super::tables::REACH;
-use super::CoinStack;
-use crate::game::ablate::{weight, weights};
-use crate::game::Game;
+use super::{CoinStack, CoinStackVariant};
+use crate::game::{ablate, Game};
 
-/// The term names, as `STACKFISH_ABLATE` takes them (see `game::ablate`).
-pub const NAMES: [&str; 7] = [
+/// Number of features.
+pub const FEATURES: usize = 11;
+
+/// Feature names, in the order of `features` and the weight arrays; they are
+/// also the names `STACKFISH_ABLATE` takes (see `game::ablate`), with the
+/// group names of `GROUPS`.
+pub const NAMES: [&str; FEATURES] = [
+    "tempo",
     "coin_in_play",
     "reserve_coin",
     "captured_coin",
     "near_capture_win",
-    "controlled_by_height",
+    "controlled_height_1",
+    "controlled_height_2",
+    "controlled_height_3",
+    "controlled_height_4",
+    "controlled_height_5",
     "mobility",
-    "tempo",
 ];
 
-/// Per own coin on the board: material that can still be freed or buried.
-pub const COIN_IN_PLAY: i32 = weight("coin_in_play", 10);
-/// Per own coin in reserve: it cannot be captured and drops anywhere, which
-/// both attacks (on top of an enemy stack) and defends.
-pub const RESERVE_COIN: i32 = weight("reserve_coin", 30);
-/// Per enemy coin captured, in `coinstack` only, where nine captures win; in
-/// Focus a capture is worth only the enemy material it removes.
-pub const CAPTURED_COIN: i32 = weight("captured_coin", 20);
-/// Extra for being one capture away from the `coinstack` win.
-pub const NEAR_CAPTURE_WIN: i32 = weight("near_capture_win", 60);
-/// Per stack controlled, by height (index = height): only controlled stacks
-/// move, a tall one reaches further, carries more and holds coins under it.
-pub const CONTROLLED_BY_HEIGHT: [i32; 6] = weights("controlled_by_height", [0, 12, 20, 28, 36, 44]);
-/// Per stack move available (drops are the same for everybody with a reserve).
-pub const MOBILITY: i32 = weight("mobility", 1);
-/// Having the move.
-pub const TEMPO: i32 = weight("tempo", 10);
+/// Index of the feature for stacks of height 1 (heights 1..=5 follow).
+const CONTROLLED: usize = 5;
+const MOBILITY: usize = 10;
 
-pub fn evaluate(pos: &CoinStack) -> i32 {
+/// Names that switch off several features at once when ablated:
+/// `controlled_by_height` is every `controlled_height_h`.
+pub const GROUPS: [&str; 1] = ["controlled_by_height"];
+
+/// The features of `pos`, from the side to move's view, each own minus the
+/// opponent's:
+/// - tempo: having the move (always 1).
+/// - coin_in_play: coins on the board, material that can still be freed or
+///   buried.
+/// - reserve_coin: coins in reserve; they cannot be captured and drop
+///   anywhere, which both attacks (on top of an enemy stack) and defends.
+/// - captured_coin: enemy coins captured, in `coinstack` only (nine win); in
+///   Focus a capture is worth only the enemy material it removes, and the
+///   feature is 0. Note that coin_in_play = captured_coin - reserve_coin in
+///   every game played from the start (18 coins per side), so only two of
+///   the three material weights are independent.
+/// - near_capture_win: one capture away from the `coinstack` win (0 or 1).
+/// - controlled_height_h: stacks of height h controlled (own coin on top):
+///   only controlled stacks move, a tall one reaches further, carries more
+///   and holds coins under it.
+/// - mobility: stack moves available (drops are the same for everybody with
+///   a reserve).
+pub fn features(pos: &CoinStack) -> [i32; FEATURES] {
     let us = pos.side_to_move();
     let reach = &REACH[pos.variant().geometry()].upto;
-    let mut score = TEMPO;
+    let goal = pos.variant().capture_goal();
+    let mut f = [0; FEATURES];
+    f[0] = 1;
     for (side, sign) in [(us, 1), (us.opponent(), -1)] {
         let mut own = pos.tops(side);
-        let mut term = 0;
+        let mut mobility = 0;
         while own != 0 {
-            let sq = own.trailing_zeros() as u8;
+            let sq = own.trailing_zeros() as usize;
             own &= own - 1;
-            let h = pos.stack(sq).height() as usize;
-            term += CONTROLLED_BY_HEIGHT[h] + MOBILITY * reach[sq as usize][h] as i32;
+            // A controlled stack is 1..=5 high.
+            let h = pos.stack(sq as u8).height() as usize;
+            f[CONTROLLED - 1 + h] += sign;
+            mobility += reach[sq][h] as i32;
         }
+        f[MOBILITY] += sign * mobility;
         // Coins still on the board: 18 minus reserve minus those the opponent
         // captured, cheaper than counting stacks coin by coin (exact in every
         // game played from the start; built positions may hold fewer coins).
         let captured_from = pos.captured(side.opponent()) as i32;
         let reserve = pos.reserve(side) as i32;
-        let in_play = (super::COINS as i32 - reserve - captured_from).max(0);
-        term += COIN_IN_PLAY * in_play + RESERVE_COIN * reserve;
-        if let Some(goal) = pos.variant().capture_goal() {
+        f[1] += sign * (super::COINS as i32 - reserve - captured_from).max(0);
+        f[2] += sign * reserve;
+        if let Some(goal) = goal {
             let captured = pos.captured(side) as i32;
-            term += CAPTURED_COIN * captured;
-            if captured + 1 == goal as i32 {
-                term += NEAR_CAPTURE_WIN;
-            }
+            f[3] += sign * captured;
+            f[4] += sign * (captured + 1 == goal as i32) as i32;
         }
-        score += sign * term;
     }
-    score
+    f
+}
+
+/// The weights of a game's features after the build's ablation: the named
+/// features, and every height when `controlled_by_height` is ablated.
+const fn ablated(w: [i32; FEATURES]) -> [i32; FEATURES] {
+    let mut w = ablate::named(&NAMES, w);
+    if ablate::is_ablated(GROUPS[0]) {
+        let mut h = 0;
+        while h < 5 {
+            w[CONTROLLED + h] = 0;
+            h += 1;
+        }
+    }
+    w
+}
+
+/// The `coinstack` weights, in the order of `NAMES`, in evaluation units.
+pub const WEIGHTS_COINSTACK: [i32; FEATURES] = ablated([10, 10, 30, 20, 60, 12, 20, 28, 36, 44, 1]);
+
+/// The `focus` weights, in the order of `NAMES` (no capture win: the
+/// captured_coin and near_capture_win features are always 0).
+pub const WEIGHTS_FOCUS: [i32; FEATURES] = ablated([10, 10, 30, 0, 0, 12, 20, 28, 36, 44, 1]);
+
+/// The weights of `variant`.
+pub fn weights(variant: CoinStackVariant) -> &'static [i32; FEATURES] {
+    match variant {
+        CoinStackVariant::CoinStack => &WEIGHTS_COINSTACK,
+        CoinStackVariant::Focus => &WEIGHTS_FOCUS,
+    }
+}
+
+pub fn evaluate(pos: &CoinStack) -> i32 {
+    features(pos)
+        .iter()
+        .zip(weights(pos.variant()).iter())
+        .map(|(f, w)| f * w)
+        .sum()
 }

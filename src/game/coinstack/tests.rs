@@ -811,7 +811,8 @@ fn evaluation_is_symmetric_and_values_material() {
     for v in BOTH {
         let start = CoinStack::start(&v);
         // Both sides have the same material and (by symmetry) the same mobility.
-        assert_eq!(start.evaluate(), eval::TEMPO);
+        let tempo = eval::NAMES.iter().position(|&n| n == "tempo").unwrap();
+        assert_eq!(start.evaluate(), eval::weights(v)[tempo]);
         let mut rng = Rng(0x5EED_0004);
         for _ in 0..50 {
             let pos = random_position(v, &mut rng, 30);
@@ -824,6 +825,68 @@ fn evaluation_is_symmetric_and_values_material() {
     let even = at(CS, &format!("{b} 1 0,0 0,0"));
     let ahead = at(CS, &format!("{b} 1 1,0 0,0"));
     assert!(ahead.evaluate() > even.evaluate());
+}
+
+/// The features recomputed the slow way, by name: coins counted stack by
+/// stack, controlled stacks found square by square, mobility by generating
+/// each side's moves.
+fn features_by_name(pos: &CoinStack) -> std::collections::HashMap<String, i32> {
+    let us = pos.side_to_move();
+    let mut f = std::collections::HashMap::new();
+    let mut add = |name: String, sign: i32, value: i32| {
+        *f.entry(name).or_insert(0) += sign * value;
+    };
+    add("tempo".into(), 1, 1);
+    for (side, sign) in [(us, 1), (us.opponent(), -1)] {
+        add("coin_in_play".into(), sign, pos.coins_on_board(side) as i32);
+        add("reserve_coin".into(), sign, pos.reserve(side) as i32);
+        if pos.variant() == CS {
+            let captured = pos.captured(side) as i32;
+            add("captured_coin".into(), sign, captured);
+            add("near_capture_win".into(), sign, (captured == 8) as i32);
+        }
+        for sq in 0..64u8 {
+            let stack = pos.stack(sq);
+            if stack.top() == Some(side) {
+                add(format!("controlled_height_{}", stack.height()), sign, 1);
+            }
+        }
+        let mut mover = *pos;
+        mover.side = side;
+        let mut moves = Vec::new();
+        mover.generate_moves(&mut moves);
+        let steps = moves
+            .iter()
+            .filter(|m| matches!(m.kind(), MoveKind::Step { .. }))
+            .count();
+        add("mobility".into(), sign, steps as i32);
+    }
+    f
+}
+
+#[test]
+fn evaluation_is_the_weighted_sum_of_the_features() {
+    let mut rng = Rng(0x5EED_0009);
+    let mut nonzero = std::collections::HashSet::new();
+    for i in 0..400 {
+        let v = BOTH[i % 2];
+        let plies = 5 + rng.below(400);
+        let pos = random_position(v, &mut rng, plies);
+        let slow = features_by_name(&pos);
+        let fast = eval::features(&pos);
+        let mut dot = 0;
+        for (k, name) in eval::NAMES.iter().enumerate() {
+            let expected = slow.get(*name).copied().unwrap_or(0);
+            assert_eq!(fast[k], expected, "{name} in {}", pos.fen());
+            if expected != 0 {
+                nonzero.insert(*name);
+            }
+            dot += eval::weights(v)[k] * expected;
+        }
+        assert_eq!(pos.evaluate(), dot, "{}", pos.fen());
+    }
+    // Every feature was seen non-zero, so none is compared only at 0.
+    assert_eq!(nonzero.len(), eval::FEATURES, "{nonzero:?}");
 }
 
 #[test]
