@@ -103,7 +103,7 @@ const fn ablated(w: [i32; FEATURES]) -> [i32; FEATURES] {
 }
 
 /// The `coinstack` weights, in the order of `NAMES`, in evaluation units.
-pub const WEIGHTS_COINSTACK: [i32; FEATURES] = ablated([10, 10, 30, 20, 60, 12, 20, 28, 36, 44, 1]);
+pub const WEIGHTS_COINSTACK: [i32; FEATURES] = ablated([1, 15, 47, 28, 55, 15, 23, 50, 63, 73, -1]);
 
 /// The `focus` weights, in the order of `NAMES` (no capture win: the
 /// captured_coin and near_capture_win features are always 0).
