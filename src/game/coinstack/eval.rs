@@ -107,7 +107,7 @@ pub const WEIGHTS_COINSTACK: [i32; FEATURES] = ablated([1, 15, 47, 28, 55, 15, 2
 
 /// The `focus` weights, in the order of `NAMES` (no capture win: the
 /// captured_coin and near_capture_win features are always 0).
-pub const WEIGHTS_FOCUS: [i32; FEATURES] = ablated([10, 10, 30, 0, 0, 12, 20, 28, 36, 44, 1]);
+pub const WEIGHTS_FOCUS: [i32; FEATURES] = ablated([4, 36, 113, 0, 0, -6, 4, 21, 25, 55, 2]);
 
 /// The weights of `variant`.
 pub fn weights(variant: CoinStackVariant) -> &'static [i32; FEATURES] {
