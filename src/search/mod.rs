@@ -28,6 +28,11 @@ pub const MAX_DEPTH: i32 = 100;
 /// chains are short, but in Focus nearly every move onto a tall stack
 /// captures and unbounded chains multiplied a search by 50.
 const QSEARCH_MAX_PLIES: i32 = 6;
+/// Late move pruning: at most this deep, quiet moves after the first
+/// `LMP_BASE + LMP_PER_DEPTH2 * depth^2` are skipped.
+const LMP_MAX_DEPTH: i32 = 3;
+const LMP_BASE: usize = 6;
+const LMP_PER_DEPTH2: usize = 4;
 const ASPIRATION_WINDOW: i32 = 30;
 const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// Time and the stop flag are looked at every this many nodes.
@@ -344,6 +349,17 @@ impl<G: Game> Thread<'_, G> {
             moves.swap(i, j);
             keys.swap(i, j);
             let mv = moves[i];
+            // Late move pruning: near the horizon, once the ordered quiet
+            // moves run long, the rest are not worth a look.
+            if !pv_node
+                && !self.exact
+                && depth <= LMP_MAX_DEPTH
+                && i >= LMP_BASE + LMP_PER_DEPTH2 * (depth * depth) as usize
+                && keys[i] < ORDER_KILLER[1]
+                && best > -WIN_BOUND
+            {
+                break;
+            }
             let mut child = pos.clone();
             child.play(mv);
             self.keys.push(child.repetition_key());
