@@ -263,6 +263,15 @@ impl<G: Game> Thread<'_, G> {
         }));
     }
 
+    /// The principal variation at `ply` becomes `mv` followed by the one
+    /// its child just reported.
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
     fn reward(&mut self, pos: &G, mv: G::Move, ply: usize, depth: i32, tried: &[G::Move]) {
         if pos.is_noisy(mv) {
             return;
@@ -395,10 +404,7 @@ impl<G: Game> Thread<'_, G> {
                 best_move = Some(mv);
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, mv);
                     if alpha >= beta {
                         self.reward(pos, mv, ply, depth, &moves[..i]);
                         break;
@@ -456,10 +462,7 @@ impl<G: Game> Thread<'_, G> {
                 best = score;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(mv);
-                    head[ply].extend_from_slice(&tail[0]);
+                    self.update_pv(ply, mv);
                     if alpha >= beta {
                         break;
                     }
