@@ -29,47 +29,29 @@ enum LevelPlay {
     Nodes(u64),
 }
 
-/// Levels 1 to 19 (index = level - 1); 20 is full strength. Calibrated by
-/// matches (tournaments/log.md): at a fixed depth, root noise of 25 costs
-/// about 200 Elo and 50 about 330, a ply more gains 160-380; node budgets
-/// grow by 1.65 per level, which is about as smooth as strength gets.
-#[rustfmt::skip]
-const LEVELS: [LevelPlay; MAX_LEVEL as usize - 1] = [
-    LevelPlay::Noisy { depth: 1, noise: 400 },
-    LevelPlay::Noisy { depth: 1, noise: 200 },
-    LevelPlay::Noisy { depth: 1, noise: 100 },
-    LevelPlay::Noisy { depth: 1, noise: 25 },
-    LevelPlay::Nodes(level_nodes(5)),
-    LevelPlay::Nodes(level_nodes(6)),
-    LevelPlay::Nodes(level_nodes(7)),
-    LevelPlay::Nodes(level_nodes(8)),
-    LevelPlay::Nodes(level_nodes(9)),
-    LevelPlay::Nodes(level_nodes(10)),
-    LevelPlay::Nodes(level_nodes(11)),
-    LevelPlay::Nodes(level_nodes(12)),
-    LevelPlay::Nodes(level_nodes(13)),
-    LevelPlay::Nodes(level_nodes(14)),
-    LevelPlay::Nodes(level_nodes(15)),
-    LevelPlay::Nodes(level_nodes(16)),
-    LevelPlay::Nodes(level_nodes(17)),
-    LevelPlay::Nodes(level_nodes(18)),
-    LevelPlay::Nodes(level_nodes(19)),
-];
+/// Levels 1 to 4: (depth, noise) of the noisy levels, weakest first.
+/// Calibrated by matches (tournaments/log.md): at a fixed depth, root noise
+/// of 25 costs about 200 Elo and 50 about 330, a ply more gains 160-380.
+const NOISY_LEVELS: [(i32, i32); 4] = [(1, 400), (1, 200), (1, 100), (1, 25)];
 
-/// The node budget of a node-limited level: 250 at level 5, times 1.65 a
-/// level (in integers: times 33/20), about 275,000 at level 19.
-const fn level_nodes(level: u32) -> u64 {
-    let mut nodes = 250;
-    let mut l = 5;
-    while l < level {
-        nodes = nodes * 33 / 20;
-        l += 1;
-    }
-    nodes
-}
+/// The node budget of the first node-limited level (5); each level above
+/// multiplies it by 1.65 (in integers: times 33/20), about 275,000 at 19,
+/// which is about as smooth as strength gets.
+const FIRST_LEVEL_NODES: u64 = 250;
 
+/// How level `level` plays; `None` at 20, full strength.
 fn level_play(level: u8) -> Option<LevelPlay> {
-    (level < MAX_LEVEL).then(|| LEVELS[level.max(1) as usize - 1])
+    let level = level.max(1);
+    if level >= MAX_LEVEL {
+        return None;
+    }
+    let noisy = NOISY_LEVELS.len() as u8;
+    Some(match NOISY_LEVELS.get(level as usize - 1) {
+        Some(&(depth, noise)) => LevelPlay::Noisy { depth, noise },
+        None => {
+            LevelPlay::Nodes((noisy + 1..level).fold(FIRST_LEVEL_NODES, |nodes, _| nodes * 33 / 20))
+        }
+    })
 }
 
 /// How many positions a game that can prove values (Silo) may explore
@@ -280,20 +262,18 @@ impl<G: Game> Session for GameSession<G> {
                 p if p > 0 => search::WIN - p,
                 p => -(search::WIN + p),
             };
-            report(&Info {
-                depth: plies.unsigned_abs() as i32,
-                seldepth: plies.unsigned_abs() as usize,
-                score,
-                nodes: 0,
-                time_ms: 0,
-                hashfull: 0,
-                pv: vec![mv.to_string()],
-            });
-            return BestMove::Move {
-                best: mv.to_string(),
-                score,
-                pv: vec![mv.to_string()],
-            };
+            return answer_one_move(
+                report,
+                Info {
+                    depth: plies.unsigned_abs() as i32,
+                    seldepth: plies.unsigned_abs() as usize,
+                    score,
+                    nodes: 0,
+                    time_ms: 0,
+                    hashfull: 0,
+                    pv: vec![mv.to_string()],
+                },
+            );
         }
         let mut limits = params.limits_for(pos.side_to_move());
         let mut threads = options.threads.clamp(1, MAX_THREADS);
@@ -301,8 +281,9 @@ impl<G: Game> Session for GameSession<G> {
             Some(LevelPlay::Noisy { depth, noise }) => {
                 let start = Instant::now();
                 return match self.go_noisy(shared, params, options, (depth, noise)) {
-                    Some((mv, score, nodes)) => {
-                        report(&Info {
+                    Some((mv, score, nodes)) => answer_one_move(
+                        report,
+                        Info {
                             depth,
                             seldepth: 0,
                             score,
@@ -310,13 +291,8 @@ impl<G: Game> Session for GameSession<G> {
                             time_ms: start.elapsed().as_millis() as u64,
                             hashfull: shared.tt.hashfull(),
                             pv: vec![mv.to_string()],
-                        });
-                        BestMove::Move {
-                            best: mv.to_string(),
-                            score,
-                            pv: vec![mv.to_string()],
-                        }
-                    }
+                        },
+                    ),
                     None => BestMove::GameOver("no legal move"),
                 };
             }
@@ -399,6 +375,17 @@ impl VariantVisitor for NewSession {
 /// A session for variant `name` at its start position.
 pub fn new_session(name: &str) -> Option<Box<dyn Session>> {
     with_variant(name, NewSession)
+}
+
+/// Reports `info`, a line of one move found without the search (a proof,
+/// a noisy level), and answers that move.
+fn answer_one_move(report: &mut dyn FnMut(&Info), info: Info) -> BestMove {
+    report(&info);
+    BestMove::Move {
+        best: info.pv[0].clone(),
+        score: info.score,
+        pv: info.pv,
+    }
 }
 
 /// Allocates a transposition table of `mb` MB, or says why it cannot.
