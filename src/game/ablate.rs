@@ -18,25 +18,28 @@ use super::{coinstack, mixtour};
 /// The comma-separated term names from `STACKFISH_ABLATE` at build time.
 pub const ABLATED: Option<&str> = option_env!("STACKFISH_ABLATE");
 
+/// The comma-separated entry of `list` that starts at byte `start`, and
+/// the byte where the next one starts (past the end after the last).
+const fn entry_at(list: &[u8], start: usize) -> (&[u8], usize) {
+    let mut end = start;
+    while end < list.len() && list[end] != b',' {
+        end += 1;
+    }
+    let (head, _) = list.split_at(end);
+    let (_, entry) = head.split_at(start);
+    (entry, end + 1)
+}
+
 /// Whether `name` is one of the comma-separated entries of `list`.
 pub const fn listed(list: &str, name: &str) -> bool {
-    let (list, name) = (list.as_bytes(), name.as_bytes());
+    let list = list.as_bytes();
     let mut start = 0;
     while start <= list.len() {
-        let mut end = start;
-        while end < list.len() && list[end] != b',' {
-            end += 1;
+        let (entry, next) = entry_at(list, start);
+        if eq(entry, name.as_bytes()) {
+            return true;
         }
-        if end - start == name.len() {
-            let mut i = 0;
-            while i < name.len() && list[start + i] == name[i] {
-                i += 1;
-            }
-            if i == name.len() {
-                return true;
-            }
-        }
-        start = end + 1;
+        start = next;
     }
     false
 }
@@ -83,13 +86,7 @@ pub const fn all_known(list: &str, known: &[&[&str]]) -> bool {
     let bytes = list.as_bytes();
     let mut start = 0;
     while start <= bytes.len() {
-        let mut end = start;
-        while end < bytes.len() && bytes[end] != b',' {
-            end += 1;
-        }
-        // The entry is list[start..end]: known if some name equals it.
-        let (entry, _) = bytes.split_at(end);
-        let (_, entry) = entry.split_at(start);
+        let (entry, next) = entry_at(bytes, start);
         let mut found = false;
         let mut g = 0;
         while g < known.len() && !found {
@@ -103,7 +100,7 @@ pub const fn all_known(list: &str, known: &[&[&str]]) -> bool {
         if !found {
             return false;
         }
-        start = end + 1;
+        start = next;
     }
     true
 }
