@@ -53,7 +53,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use stackfish::game::mixtour::{Mixtour, MixtourVariant, Move, MoveKind};
+use stackfish::game::mixtour::{Mixtour, MixtourVariant, MoveKind, Standard};
+
+type Move = stackfish::game::mixtour::Move<Standard>;
 use stackfish::game::{Game, GameResult, Line, Outcome, Side};
 
 const DEFAULT_DEPTH: u32 = 4;
