@@ -1,6 +1,6 @@
 //! Mixtour (Dieter Stein): enter pieces, move the top of any stack exactly as
 //! far as the target is high, and score by building a tower of five.
-//! The rules are in `shared/rules/mixtour.md`; each is implemented below and
+//! The rules are in `docs/rules/mixtour.md`; each is implemented below and
 //! its interpretation written where it is implemented.
 
 pub mod eval;
