@@ -21,6 +21,7 @@ use stackfish::arena::runner::{make_openings, run_match, RunOptions};
 use stackfish::arena::schedule::{Shard, Tournament};
 use stackfish::arena::transport::INTERRUPTED;
 use stackfish::arena::ArenaError;
+use stackfish::manual::{self, Shell};
 
 const EXIT_COMPLIANCE_FAILED: u8 = 1;
 const EXIT_RUN_FAILED: u8 = 3;
@@ -33,6 +34,8 @@ const OWN_ENGINE: &str = "stackfish";
     name = "arena",
     version,
     about = "Engine-vs-engine matches for stacking games; never trusts an engine, never hangs, never loses a record",
+    after_help = "Without a command: a match (with no flags at all: tournaments/default.json). Every flag, \
+config field, record format and exit code: protocol.md (in a Debian install: /usr/share/doc/stackfish/).",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -51,6 +54,14 @@ enum Command {
     /// Recompute every statistic (SPRT included) from JSONL record files,
     /// counting a game found in several files once.
     Merge(MergeArgs),
+    /// Print a shell completion script, e.g. `arena completions bash`.
+    Completions { shell: Shell },
+    /// Write the man pages of the arena and its subcommands into a folder (for packagers).
+    Man {
+        /// Folder to write the pages into (created if missing).
+        #[arg(long)]
+        dir: PathBuf,
+    },
 }
 
 #[derive(Args)]
@@ -164,13 +175,16 @@ struct RunArgs {
 
 #[derive(Args)]
 struct OpeningsArgs {
+    /// The game: mixtour, mixtour-5, coinstack, ...
     #[arg(long, default_value = "mixtour")]
     game: String,
     /// Plies of random moves from the start.
     #[arg(long, default_value_t = 4)]
     plies: u32,
+    /// Openings to write (fewer if not enough distinct ones turn up).
     #[arg(long, default_value_t = 200)]
     count: usize,
+    /// Seed of the random moves: the same seed writes the same suite.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Keep only openings that --engine scores within --maxcp of even.
@@ -189,6 +203,7 @@ struct OpeningsArgs {
 
 #[derive(Args)]
 struct ComplianceArgs {
+    /// The dialect to speak.
     #[arg(long, value_enum, default_value = "ugi")]
     proto: ProtoArg,
     /// The game to check with.
@@ -487,6 +502,16 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
             };
             let summary = merge(&m.records, &opts, &mut std::io::stdout())?;
             Ok(exit_code(&summary))
+        }
+        Some(Command::Completions { shell }) => {
+            manual::write_completions(Cli::command(), shell, &mut std::io::stdout());
+            Ok(0)
+        }
+        Some(Command::Man { dir }) => {
+            manual::write_man_pages(Cli::command(), &dir).map_err(|e| {
+                ArenaError::Io(format!("cannot write man pages to {}: {e}", dir.display()))
+            })?;
+            Ok(0)
         }
         None => {
             let (cfg, flags) = build_config(cli.run)?;
