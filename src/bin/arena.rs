@@ -9,7 +9,6 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 
 use stackfish::arena::compliance;
 use stackfish::arena::config::{
@@ -382,24 +381,21 @@ fn exit_code(summary: &Summary) -> u8 {
     summary.verdict.map_or(0, |v| v.exit_code())
 }
 
-extern "C" fn on_signal(_: libc::c_int) {
-    if INTERRUPTED.swap(true, Ordering::SeqCst) {
-        // Second Ctrl-C: stop now. Finished games are already on disk.
-        // Safety: _exit is async-signal-safe.
-        unsafe { libc::_exit(EXIT_INTERRUPTED as libc::c_int) };
+/// Ctrl-C (SIGINT) and SIGTERM set `INTERRUPTED`, which every wait of the
+/// match polls: running games stop unrecorded, the finished ones are on
+/// disk already, and the tables, summary and report are still written. A
+/// second signal exits at once with 130. (SIGPIPE needs nothing: the Rust
+/// runtime ignores it, so a dead engine shows up as a write error.)
+fn install_signal_handlers() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    for signal in [SIGINT, SIGTERM] {
+        // Registered first, so it runs before this signal sets the flag:
+        // it exits only when an earlier signal set it.
+        flag::register_conditional_shutdown(signal, EXIT_INTERRUPTED.into(), &INTERRUPTED)?;
+        flag::register(signal, &INTERRUPTED)?;
     }
-}
-
-fn install_signal_handlers() {
-    let handler: extern "C" fn(libc::c_int) = on_signal;
-    // Safety: the handler only touches an atomic and calls _exit, both
-    // async-signal-safe. SIGPIPE is ignored so a dead engine shows up as a
-    // write error (the Rust runtime does this too; said here explicitly).
-    unsafe {
-        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
-        libc::signal(libc::SIGTERM, handler as libc::sighandler_t);
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
+    Ok(())
 }
 
 /// `cargo run --bin arena` builds only the arena. When it was started that
@@ -537,7 +533,9 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
 }
 
 fn main() -> ExitCode {
-    install_signal_handlers();
+    if let Err(e) = install_signal_handlers() {
+        eprintln!("arena: cannot handle Ctrl-C ({e}); a Ctrl-C will end the arena at once, finished games stay recorded");
+    }
     let parsed = Cli::command().try_get_matches().and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
         if let Ok(Some(groups)) = m.try_get_occurrences::<String>("engine") {
