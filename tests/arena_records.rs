@@ -132,38 +132,6 @@ fn killed_arena_resumes_without_replaying() {
     assert!(pgn.matches("[Game \"").count() >= GAMES as usize);
 }
 
-#[test]
-fn ctrl_c_stops_cleanly_and_keeps_every_finished_game() {
-    let dir = temp_dir("sigint");
-    let args = match_args(&dir);
-    let mut child = start(&dir, &args);
-    wait_for_games(&dir, 1, &mut child);
-    // Safety: signalling our own child process, which is not reaped yet.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
-    }
-    let t0 = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().unwrap() {
-            break s;
-        }
-        assert!(
-            t0.elapsed() < Duration::from_secs(10),
-            "arena did not stop on SIGINT"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    assert_eq!(status.code(), Some(130));
-    let out = std::fs::read_to_string(dir.join("first.out")).unwrap();
-    assert!(out.contains("Interrupted: "), "{out}");
-    let summary = read_summary(&dir);
-    assert_eq!(summary["interrupted"], true);
-    let n = game_numbers(&dir).len();
-    assert!(n >= 1 && n < GAMES as usize, "{n}");
-    assert_eq!(summary["finished"], n as u64);
-    assert_eq!(out.matches("Finished game").count(), n);
-}
-
 /// Sends `signals` to the arena, 100 ms apart, and waits (at most 10 s)
 /// for it to exit.
 fn signal_and_wait(child: &mut Child, signals: &[libc::c_int]) -> std::process::ExitStatus {
@@ -186,12 +154,13 @@ fn signal_and_wait(child: &mut Child, signals: &[libc::c_int]) -> std::process::
     }
 }
 
-#[test]
-fn sigterm_stops_as_cleanly_as_ctrl_c() {
-    let dir = temp_dir("sigterm");
+/// One `signal` in the middle of a match: exit 130 with every finished game
+/// recorded, counted in the summary and reported.
+fn stops_cleanly_keeping_every_finished_game(signal: libc::c_int, tag: &str) {
+    let dir = temp_dir(tag);
     let mut child = start(&dir, &match_args(&dir));
     wait_for_games(&dir, 1, &mut child);
-    let status = signal_and_wait(&mut child, &[libc::SIGTERM]);
+    let status = signal_and_wait(&mut child, &[signal]);
     assert_eq!(status.code(), Some(130));
     let out = std::fs::read_to_string(dir.join("first.out")).unwrap();
     assert!(out.contains("Interrupted: "), "{out}");
@@ -200,6 +169,17 @@ fn sigterm_stops_as_cleanly_as_ctrl_c() {
     let n = game_numbers(&dir).len();
     assert!(n >= 1 && n < GAMES as usize, "{n}");
     assert_eq!(summary["finished"], n as u64);
+    assert_eq!(out.matches("Finished game").count(), n);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_keeps_every_finished_game() {
+    stops_cleanly_keeping_every_finished_game(libc::SIGINT, "sigint");
+}
+
+#[test]
+fn sigterm_stops_as_cleanly_as_ctrl_c() {
+    stops_cleanly_keeping_every_finished_game(libc::SIGTERM, "sigterm");
 }
 
 #[test]
