@@ -30,7 +30,7 @@
 //! (the moves the side to move could play; both players can move any stack)
 //! that would complete a tower (target height + pieces moved >= 5) with X's
 //! piece on top, i.e. that would score a point for X (rules:
-//! shared/rules/mixtour.md, "Scoring and the end").
+//! docs/rules/mixtour.md, "Towers").
 //!
 //! Protocol (UGI, UCI spellings accepted): `ugi`/`uci`, `isready`,
 //! `setoption name Depth|Seed|Game value V` (`Game`: `mixtour` or

@@ -1,7 +1,7 @@
 //! Mixtour (Dieter Stein): enter pieces, move the top of any stack exactly as
 //! far as the target is high, and score by building a tower of five; on the
 //! standard 5 x 5 board or on any board of StackAndConquer's (up to 10 x 10,
-//! with holes). The rules are in docs/rules/mixtour.md; each is implemented
+//! with holes). The rules are in `docs/rules/mixtour.md`; each is implemented
 //! below and its interpretation written where it is implemented.
 
 pub mod board;

@@ -66,7 +66,7 @@ const TACTICAL: [&str; 4] = [
 fn start_position_and_reference_perft() {
     let start = Mixtour::start(&STANDARD);
     assert_eq!(start.fen(), "x5/x5/x5/x5/x5 1 20,20 0,0 1 -");
-    // Reference counts from the rules file (depth 3 derived by hand there).
+    // Reference counts of docs/rules/mixtour.md (depth 3 derived by hand there).
     for (depth, count) in [(1, 25), (2, 600), (3, 14_088), (4, 330_384), (5, 7_883_472)] {
         assert_eq!(perft(&start, depth), count, "depth {depth}");
     }
