@@ -443,9 +443,19 @@ pub fn option_name(line: &str) -> Option<String> {
 }
 
 /// Takes depth and score from an `info` line; keeps earlier values for what
-/// the line does not have. Bad numbers are ignored, never fatal.
+/// the line does not have. Bad numbers are ignored, never fatal. A line of
+/// `multipv 2` and up is about a worse move than the one played: skipped.
 pub fn parse_info(line: &str, info: &mut SearchInfo) {
     let tokens: Vec<&str> = line.split_whitespace().collect();
+    let second_line = tokens
+        .iter()
+        .take_while(|&&t| t != "string" && t != "pv")
+        .position(|&t| t == "multipv")
+        .and_then(|i| tokens.get(i + 1))
+        .is_some_and(|k| k.parse::<u32>().is_ok_and(|k| k > 1));
+    if second_line {
+        return;
+    }
     let mut i = 1;
     while i < tokens.len() {
         match tokens[i] {
@@ -532,6 +542,27 @@ mod tests {
         let f = e.ping().unwrap_err();
         assert_eq!(f.kind, FaultKind::Crash);
         assert_eq!(f.text, "crashed (exit status 1)");
+    }
+
+    #[test]
+    fn only_the_first_multipv_line_is_recorded() {
+        let mut info = SearchInfo::default();
+        for line in [
+            "info depth 5 multipv 1 score cp 40 pv c3",
+            "info depth 5 multipv 2 score cp -10 pv d4",
+            "info depth 5 multipv 3 score mate -1 pv e1",
+            "info string multipv 2 is not a field here: depth 9",
+        ] {
+            parse_info(line, &mut info);
+        }
+        assert_eq!(
+            info,
+            SearchInfo {
+                depth: Some(5),
+                cp: Some(40),
+                mate: None
+            }
+        );
     }
 
     #[test]
