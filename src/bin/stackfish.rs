@@ -61,6 +61,15 @@ enum Command {
         #[arg(long)]
         open: bool,
     },
+    /// Print the Mixtour position string of a StackAndConquer file: a board
+    /// (.in, .stackboard) gives its start position, a saved game
+    /// (.stacksav) its position.
+    Import {
+        file: std::path::PathBuf,
+        /// Towers needed to win a game started on a board file (default 1).
+        #[arg(long)]
+        goal: Option<u32>,
+    },
     /// Solve a position by retrograde analysis (Silo only).
     Solve {
         /// Position string; the variant's start position if omitted.
@@ -167,6 +176,18 @@ fn main() -> ExitCode {
             }
             server.wait();
             ExitCode::SUCCESS
+        }
+        Some(Command::Import { file, goal }) => {
+            match stackfish::stackandconquer::import(&file, goal) {
+                Ok(fen) => {
+                    println!("{fen}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
         }
         Some(Command::Solve { fen, game, method }) => {
             use stackfish::game::silo::solve;

@@ -365,3 +365,41 @@ impl fmt::Display for SacError {
 }
 
 impl std::error::Error for SacError {}
+
+/// `stackfish import`: the position string of a file, checked by the rules
+/// library and written in its own spelling. A board file gives its start
+/// for two players (goal `goal`, 1 without it), a saved game its position.
+pub fn import(path: &Path, goal: Option<u32>) -> Result<String, String> {
+    let name = path.display();
+    let desc = read_path(path, goal).map_err(|e| match e {
+        SacError::Io(_) | SacError::UnknownKind(_) => e.to_string(),
+        e => format!("{name}: {e}"),
+    })?;
+    checked_fen(&desc).map_err(|e| format!("{name}: {e}"))
+}
+
+/// The description's position string as the rules library reads and writes
+/// it; an error if the library refuses it (a grid larger than it plays, a
+/// stack too high, a score past the goal, ...).
+pub fn checked_fen(desc: &Description) -> Result<String, String> {
+    let fen = desc.to_fen();
+    let mut game = crate::game::variants::new_game("mixtour")
+        .ok_or_else(|| "the rules library has no Mixtour".to_string())?;
+    game.set_fen(&fen)
+        .map_err(|e| format!("not a position stackfish can play: {e}"))?;
+    Ok(game.fen())
+}
+
+/// The start position of `arena openings --board`: a StackAndConquer file
+/// (told by its extension) as `import` reads it, or else a position string,
+/// returned as given for the rules of the match's game to check.
+pub fn board_start(board: &str, goal: Option<u32>) -> Result<String, String> {
+    let path = Path::new(board);
+    match FileKind::of(path) {
+        Some(_) => import(path, goal),
+        None if goal.is_some() => Err(format!(
+            "--goal is for board files; the position string '{board}' has its own goal"
+        )),
+        None => Ok(board.to_string()),
+    }
+}
