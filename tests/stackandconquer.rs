@@ -132,3 +132,109 @@ fn arena_openings_start_from_a_board() {
     assert_eq!(out.status.code(), Some(3));
     assert!(stderr(&out).contains("field board"), "{}", stderr(&out));
 }
+
+#[test]
+fn export_writes_files_that_import_back() {
+    let dir = scratch("export");
+    let save = dir.join("game.stacksav");
+    let board_file = dir.join("board.stackboard");
+    let fen = "x5/x2,12,x2/x5/2,x4/x3,1122,x 2 15,16 0,1 2 -";
+    let out = stackfish(&[
+        "export",
+        "--fen",
+        fen,
+        "--stacksav",
+        save.to_str().unwrap(),
+        "--stackboard",
+        board_file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty() && stderr(&out).is_empty());
+    let imported = stackfish(&["import", save.to_str().unwrap()]);
+    assert_eq!(stdout(&imported), format!("{fen}\n"));
+    let imported = stackfish(&["import", board_file.to_str().unwrap()]);
+    assert_eq!(stdout(&imported), "x5/x5/x5/x5/x5 1 20,20 0,0 1 -\n");
+    // The save names the board file beside it, as StackAndConquer looks it up.
+    let text = std::fs::read_to_string(&save).unwrap();
+    assert!(!text.contains('\n'));
+    let json = base64_decode(&text);
+    let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let named = PathBuf::from(value["BoardFile"].as_str().unwrap());
+    assert!(named.is_absolute());
+    assert_eq!(
+        std::fs::canonicalize(&named).unwrap(),
+        std::fs::canonicalize(&board_file).unwrap()
+    );
+    assert_eq!(value["BoardFileRelative"], "board.stackboard");
+
+    // Without a board file the save still imports; a note says what is missing.
+    let lone = dir.join("lone.stacksav");
+    let fen = "x5/x5/x5/x5/1,1,x3 1 19,19 0,0 1 a1b1";
+    let out = stackfish(&["export", "--fen", fen, "--stacksav", lone.to_str().unwrap()]);
+    assert!(out.status.success());
+    let notes = stderr(&out);
+    assert!(
+        notes.contains("no board file") && notes.contains("b1a1 is no longer forbidden"),
+        "{notes}"
+    );
+    let imported = stackfish(&["import", lone.to_str().unwrap()]);
+    assert_eq!(stdout(&imported), "x5/x5/x5/x5/1,1,x3 1 19,19 0,0 1 -\n");
+}
+
+#[test]
+fn export_refuses_bad_input_with_one_line() {
+    let dir = scratch("export_errors");
+    let save = dir.join("g.stacksav").display().to_string();
+    assert_refused(
+        &stackfish(&["export", "--fen", "x5/x5/x5/x5/x5 1 20,20 0,0 1 -"]),
+        "nothing to write",
+    );
+    assert_refused(
+        &stackfish(&[
+            "export",
+            "--fen",
+            "x5/x5/x5/x5/x5 3 20,20 0,0 1 -",
+            "--stacksav",
+            &save,
+        ]),
+        "field side",
+    );
+    assert!(
+        !Path::new(&save).exists(),
+        "nothing written for a bad position"
+    );
+    let missing = dir.join("no/such/dir/g.stacksav").display().to_string();
+    assert_refused(
+        &stackfish(&[
+            "export",
+            "--fen",
+            "x5/x5/x5/x5/x5 1 20,20 0,0 1 -",
+            "--stacksav",
+            &missing,
+        ]),
+        "cannot write",
+    );
+}
+
+/// Standard base64, decoded here from the alphabet so the test does not
+/// lean on the crate the program uses.
+fn base64_decode(text: &str) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut count = 0;
+    let mut out = Vec::new();
+    for c in text.bytes().filter(|&c| c != b'=') {
+        let v = ALPHABET
+            .iter()
+            .position(|&a| a == c)
+            .expect("a base64 letter") as u32;
+        bits = bits << 6 | v;
+        count += 6;
+        if count >= 8 {
+            count -= 8;
+            out.push((bits >> count) as u8);
+            bits &= (1 << count) - 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}

@@ -11,7 +11,8 @@ mod tests;
 use std::fmt;
 use std::path::Path;
 
-use crate::game::Side;
+use crate::game::mixtour::{Mixtour, MixtourVariant};
+use crate::game::{Game, Side};
 
 pub use files::{read_in, read_stackboard, read_stacksav, write_stackboard, write_stacksav};
 
@@ -114,6 +115,35 @@ impl Description {
             self.scores[1],
             self.goal
         )
+    }
+
+    /// A position string read by the rules library, described: the files
+    /// of StackAndConquer know no last move, so it is dropped.
+    pub fn from_fen(fen: &str) -> Result<Description, String> {
+        let pos = Mixtour::from_fen(&MixtourVariant::STANDARD, fen).map_err(|e| e.to_string())?;
+        Ok(Description::from_position(&pos))
+    }
+
+    pub fn from_position(pos: &Mixtour) -> Description {
+        let size = crate::game::mixtour::tables::SIZE;
+        let cells = (0..size)
+            .rev()
+            .flat_map(|rank| (0..size).map(move |file| (rank * size + file) as u8))
+            .map(|square| Cell::Stack(pos.stack(square).pieces().collect()))
+            .collect();
+        Description {
+            rows: size,
+            columns: size,
+            cells,
+            players_stones: Vec::new(),
+            side: pos.side_to_move(),
+            reserves: Side::BOTH.map(|s| pos.reserve(s).into()),
+            scores: Side::BOTH.map(|s| pos.score(s).into()),
+            goal: pos.goal().into(),
+            board_file: String::new(),
+            board_file_relative: String::new(),
+            cpu_script: Default::default(),
+        }
     }
 
     /// Pieces per player for a board file written from a position: what a
@@ -402,4 +432,51 @@ pub fn board_start(board: &str, goal: Option<u32>) -> Result<String, String> {
         )),
         None => Ok(board.to_string()),
     }
+}
+
+/// `stackfish export`: the position string written as a saved game and/or
+/// as the board file of its shape. The save names the board file written
+/// with it, by absolute path and by file name. Returns notes for the user
+/// (what the files cannot hold).
+pub fn export(
+    fen: &str,
+    stacksav: Option<&Path>,
+    stackboard: Option<&Path>,
+) -> Result<Vec<String>, String> {
+    if stacksav.is_none() && stackboard.is_none() {
+        return Err("nothing to write: give --stacksav FILE, --stackboard FILE or both".into());
+    }
+    let pos = Mixtour::from_fen(&MixtourVariant::STANDARD, fen).map_err(|e| e.to_string())?;
+    let mut desc = Description::from_position(&pos);
+    let mut notes = Vec::new();
+    let write = |path: &Path, text: &str| {
+        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    };
+    if let Some(path) = stackboard {
+        write(path, &write_stackboard(&desc))?;
+        let absolute = std::fs::canonicalize(path)
+            .map_err(|e| format!("cannot find {} after writing it: {e}", path.display()))?;
+        desc.board_file = absolute.display().to_string();
+        desc.board_file_relative = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+    }
+    if let Some(path) = stacksav {
+        write(path, &write_stacksav(&desc))?;
+        if stackboard.is_none() {
+            notes.push(format!(
+                "{}: names no board file; StackAndConquer opens a saved game only with its \
+                 board file (add --stackboard FILE)",
+                path.display()
+            ));
+        }
+        if let Some(m) = pos.forbidden() {
+            notes.push(format!(
+                "{}: a saved game holds no last move, so {m} is no longer forbidden there",
+                path.display()
+            ));
+        }
+    }
+    Ok(notes)
 }

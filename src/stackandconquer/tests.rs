@@ -483,3 +483,31 @@ fn files_are_told_apart_by_extension() {
     assert!(matches!(e, SacError::Io(_)));
     assert_one_line(&e);
 }
+
+/// Position strings on several boards: stacks of both colours and heights,
+/// either side to move, reserves, scores, goals.
+const POSITIONS: &[&str] = &[
+    "x5/x5/x5/x5/x5 1 20,20 0,0 1 -",
+    "x5/x2,12,x2/x5/2,x4/x3,1122,x 2 15,16 0,1 2 -",
+    "1,2,12,21,112/x5/2221,x4/x5/x4,1 1 9,11 4,3 5 -",
+];
+
+#[test]
+fn a_position_exported_imports_unchanged() {
+    for &fen in POSITIONS {
+        let desc = Description::from_fen(fen).unwrap();
+        assert_eq!(desc.to_fen(), fen);
+        let saved = read_stacksav(write_stacksav(&desc).as_bytes()).unwrap();
+        assert_eq!(checked_fen(&saved).unwrap(), fen);
+        // The board file gives that shape's start with the pieces a player
+        // has in all.
+        let board = read_stackboard(&write_stackboard(&desc), 1).unwrap();
+        let start = checked_fen(&board).unwrap();
+        let n = desc.pieces_per_player();
+        assert_eq!(start.split(' ').nth(2), Some(format!("{n},{n}").as_str()));
+        assert!(start.starts_with("x5/x5/x5/x5/x5 1 "), "{start}");
+    }
+    // What the last-move field said is not kept.
+    let d = Description::from_fen("x5/x5/x5/x5/1,1,x3 1 19,19 0,0 1 a1b1").unwrap();
+    assert_eq!(d.to_fen(), "x5/x5/x5/x5/1,1,x3 1 19,19 0,0 1 -");
+}
