@@ -238,3 +238,112 @@ fn base64_decode(text: &str) -> String {
     }
     String::from_utf8(out).unwrap()
 }
+
+#[test]
+#[ignore = "needs the Mixtour rules on any board (the any-board parser)"]
+fn every_shipped_board_imports_and_round_trips_on_the_command_line() {
+    let dir = scratch("shipped");
+    for (file, start) in [
+        ("square_5x5.in", "x5/x5/x5/x5/x5 1 20,20 0,0 1 -"),
+        (
+            "square_5x5_no_corners.in",
+            "#,x3,#/x5/x5/x5/#,x3,# 1 20,20 0,0 1 -",
+        ),
+        (
+            "ring_7x7.in",
+            "x7/x7/x2,#3,x2/x2,#3,x2/x2,#3,x2/x7/x7 1 20,20 0,0 1 -",
+        ),
+        ("square_6x6.in", "x6/x6/x6/x6/x6/x6 1 20,20 0,0 1 -"),
+        (
+            "square_10x10.in",
+            "x10/x10/x10/x10/x10/x10/x10/x10/x10/x10 1 20,20 0,0 1 -",
+        ),
+    ] {
+        let out = stackfish(&["import", &board(file)]);
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        assert_eq!(stdout(&out), format!("{start}\n"), "{file}");
+        let save = dir.join(file).with_extension("stacksav");
+        let sboard = dir.join(file).with_extension("stackboard");
+        let out = stackfish(&[
+            "export",
+            "--fen",
+            start,
+            "--stacksav",
+            save.to_str().unwrap(),
+            "--stackboard",
+            sboard.to_str().unwrap(),
+        ]);
+        assert!(out.status.success(), "{file}: {}", stderr(&out));
+        for written in [&save, &sboard] {
+            let out = stackfish(&["import", written.to_str().unwrap()]);
+            assert_eq!(stdout(&out), format!("{start}\n"), "{}", written.display());
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs the Mixtour rules on any board (the any-board parser)"]
+fn a_match_on_a_ring_plays_from_its_openings() {
+    let dir = scratch("ring_match");
+    let suite = dir.join("ring.txt");
+    let out = arena(&[
+        "openings",
+        "--board",
+        &board("ring_7x7.in"),
+        "--plies",
+        "4",
+        "--count",
+        "2",
+        "--out",
+        suite.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&suite).unwrap();
+    let start = "x7/x7/x2,#3,x2/x2,#3,x2/x2,#3,x2/x7/x7 1 20,20 0,0 1 - moves ";
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with(start)).count(),
+        2,
+        "{text}"
+    );
+    let cmd = format!("cmd={}", env!("CARGO_BIN_EXE_stackfish"));
+    let out = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .current_dir(&dir)
+        .args([
+            "--engine",
+            "name=a",
+            &cmd,
+            "depth=2",
+            "--engine",
+            "name=b",
+            &cmd,
+            "depth=1",
+            "--games",
+            "2",
+            "--openings",
+            suite.to_str().unwrap(),
+            "--maxplies",
+            "60",
+            "--jsonl",
+            "games.jsonl",
+            "--log",
+            "protocol.log",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    let records = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    assert_eq!(records.lines().count(), 2);
+    for line in records.lines() {
+        let g: serde_json::Value = serde_json::from_str(line).unwrap();
+        let t = g["termination"].as_str().unwrap_or("");
+        assert!(
+            !t.starts_with("a:") && !t.starts_with("b:"),
+            "engine fault: {g}"
+        );
+    }
+    let log = std::fs::read_to_string(dir.join("protocol.log")).unwrap();
+    assert!(
+        log.contains("> position fen x7/x7/x2,#3,x2/"),
+        "the engines got the ring"
+    );
+}

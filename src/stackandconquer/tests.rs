@@ -511,3 +511,39 @@ fn a_position_exported_imports_unchanged() {
     let d = Description::from_fen("x5/x5/x5/x5/1,1,x3 1 19,19 0,0 1 a1b1").unwrap();
     assert_eq!(d.to_fen(), "x5/x5/x5/x5/1,1,x3 1 19,19 0,0 1 -");
 }
+
+/// Positions on other shapes: holes in corners, a ring, a rectangle, the
+/// largest grid, a grid with a rank of holes only.
+const SHAPED_POSITIONS: &[&str] = &[
+    "#,x3,#/x,12,x3/x5/x2,2,x2/#,1,x2,# 2 18,19 0,0 1 -",
+    "x7/x2,211,x4/x2,#3,x2/1,x,#3,x2/x2,#3,x,2/x7/x6,1122 1 14,15 1,0 3 -",
+    "x8/x3,12,x4/2,x7 2 17,18 0,0 1 -",
+    "x10/x10/x10/x4,1,x5/x10/x10/x10/x10/x9,2/2121,x9 1 17,17 0,2 4 -",
+    "#3/x,1,x/2,x,# 2 19,19 0,0 1 -",
+];
+
+#[test]
+#[ignore = "needs the Mixtour rules on any board (the any-board parser)"]
+fn positions_on_other_boards_export_and_import_unchanged() {
+    for &fen in SHAPED_POSITIONS {
+        let desc = Description::from_fen(fen).unwrap();
+        assert_eq!(desc.to_fen(), fen);
+        let saved = read_stacksav(write_stacksav(&desc).as_bytes()).unwrap();
+        assert_eq!(checked_fen(&saved).unwrap(), fen);
+        let board = read_stackboard(&write_stackboard(&desc), 1).unwrap();
+        let holes = |d: &Description| d.cells.iter().map(|c| *c == Cell::Hole).collect::<Vec<_>>();
+        assert_eq!(holes(&board), holes(&desc), "{fen}");
+        assert!(checked_fen(&board).is_ok());
+    }
+}
+
+#[test]
+#[ignore = "needs the Mixtour rules on any board (the any-board parser)"]
+fn shipped_boards_are_positions_the_rules_play() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("boards");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let d = read_path(&path, None).unwrap();
+        assert_eq!(checked_fen(&d).unwrap(), d.to_fen(), "{}", path.display());
+    }
+}
