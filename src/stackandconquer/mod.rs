@@ -124,6 +124,9 @@ impl Description {
         Ok(Description::from_position(&pos))
     }
 
+    /// The position through the rules library's accessors. The library
+    /// reads 5 x 5 boards only until its any-board change lands; this then
+    /// takes the grid's ranks, files and holes from it.
     pub fn from_position(pos: &Mixtour) -> Description {
         let size = crate::game::mixtour::tables::SIZE;
         let cells = (0..size)
