@@ -389,7 +389,7 @@ mod tests {
         // A bad or finished start is refused, not played from.
         assert!(generate_from(
             "mixtour",
-            Some("x5/x5/x5/x5 1 20,20 0,0 1 -"),
+            Some("x5/x4/x5/x5/x5 1 20,20 0,0 1 -"),
             2,
             3,
             1,

@@ -11,7 +11,7 @@ mod tests;
 use std::fmt;
 use std::path::Path;
 
-use crate::game::mixtour::{Mixtour, MixtourVariant};
+use crate::game::mixtour::{Board, MixtourGrid, MixtourVariant, Position};
 use crate::game::{Game, Side};
 
 pub use files::{read_in, read_stackboard, read_stacksav, write_stackboard, write_stacksav};
@@ -120,23 +120,24 @@ impl Description {
     /// A position string read by the rules library, described: the files
     /// of StackAndConquer know no last move, so it is dropped.
     pub fn from_fen(fen: &str) -> Result<Description, String> {
-        let pos = Mixtour::from_fen(&MixtourVariant::STANDARD, fen).map_err(|e| e.to_string())?;
-        Ok(Description::from_position(&pos))
+        Ok(Description::from_position(&read_fen(fen)?))
     }
 
-    /// The position through the rules library's accessors. The library
-    /// reads 5 x 5 boards only until its any-board change lands; this then
-    /// takes the grid's ranks, files and holes from it.
-    pub fn from_position(pos: &Mixtour) -> Description {
-        let size = crate::game::mixtour::tables::SIZE;
-        let cells = (0..size)
+    /// The position through the rules library's accessors: its grid of
+    /// files and ranks, which cells are on the board, their stacks.
+    pub fn from_position<B: Board>(pos: &Position<B>) -> Description {
+        let (files, ranks) = (pos.board().files(), pos.board().ranks());
+        let cells = (0..ranks)
             .rev()
-            .flat_map(|rank| (0..size).map(move |file| (rank * size + file) as u8))
-            .map(|square| Cell::Stack(pos.stack(square).pieces().collect()))
+            .flat_map(|rank| (0..files).map(move |file| (file, rank)))
+            .map(|(file, rank)| match pos.cell(file, rank) {
+                Some(cell) => Cell::Stack(pos.stack(cell).pieces().collect()),
+                None => Cell::Hole,
+            })
             .collect();
         Description {
-            rows: size,
-            columns: size,
+            rows: ranks,
+            columns: files,
             cells,
             players_stones: Vec::new(),
             side: pos.side_to_move(),
@@ -437,6 +438,12 @@ pub fn board_start(board: &str, goal: Option<u32>) -> Result<String, String> {
     }
 }
 
+/// A Mixtour position string of any shape, read by the rules library (the
+/// variant does not matter: the string carries reserves and goal).
+fn read_fen(fen: &str) -> Result<MixtourGrid, String> {
+    MixtourGrid::from_fen(&MixtourVariant::STANDARD, fen).map_err(|e| e.to_string())
+}
+
 /// `stackfish export`: the position string written as a saved game and/or
 /// as the board file of its shape. The save names the board file written
 /// with it, by absolute path and by file name. Returns notes for the user
@@ -449,7 +456,7 @@ pub fn export(
     if stacksav.is_none() && stackboard.is_none() {
         return Err("nothing to write: give --stacksav FILE, --stackboard FILE or both".into());
     }
-    let pos = Mixtour::from_fen(&MixtourVariant::STANDARD, fen).map_err(|e| e.to_string())?;
+    let pos = read_fen(fen)?;
     let mut desc = Description::from_position(&pos);
     let mut notes = Vec::new();
     let write = |path: &Path, text: &str| {

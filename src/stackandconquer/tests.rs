@@ -537,7 +537,6 @@ const SHAPED_POSITIONS: &[&str] = &[
 ];
 
 #[test]
-#[ignore = "needs the Mixtour rules on any board (the any-board parser)"]
 fn positions_on_other_boards_export_and_import_unchanged() {
     for &fen in SHAPED_POSITIONS {
         assert_round_trip(fen);
@@ -545,7 +544,6 @@ fn positions_on_other_boards_export_and_import_unchanged() {
 }
 
 #[test]
-#[ignore = "needs the Mixtour rules on any board (the any-board parser)"]
 fn shipped_boards_are_positions_the_rules_play() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("boards");
     for entry in std::fs::read_dir(dir).unwrap() {
