@@ -129,6 +129,21 @@ pub fn load(game: &str, path: &Path) -> Result<Vec<Opening>, ArenaError> {
     load_with(path, &|line| Opening::parse(game, line))
 }
 
+/// A line without its comment. `#` is also a hole in a Mixtour position
+/// string (`#,x3,#/...`), so a `#` starts a comment only at the start of the
+/// line or after a blank, and not when a hole's `,`, `/` or count follows.
+fn strip_comment(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let after_blank = i == 0 || bytes[i - 1].is_ascii_whitespace();
+        let hole = matches!(bytes.get(i + 1), Some(b',' | b'/' | b'0'..=b'9'));
+        if b == b'#' && after_blank && !hole {
+            return &line[..i];
+        }
+    }
+    line
+}
+
 /// Reads a suite file with `parse` for each opening line.
 pub fn load_with(
     path: &Path,
@@ -138,7 +153,7 @@ pub fn load_with(
         .map_err(|e| ArenaError::Config(format!("cannot read {}: {e}", path.display())))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
+        let line = strip_comment(line).trim();
         if line.is_empty() {
             continue;
         }
@@ -405,6 +420,22 @@ mod tests {
             &mut |_| Ok(true),
         );
         assert!(over.unwrap_err().contains("already over"));
+    }
+
+    #[test]
+    fn comments_are_cut_but_holes_are_kept() {
+        assert_eq!(strip_comment("# a comment"), "");
+        assert_eq!(strip_comment("#comment"), "");
+        assert_eq!(
+            strip_comment("startpos moves a1 # note"),
+            "startpos moves a1 "
+        );
+        let fen = "#,x3,#/x5/x5/x5/#,x3,# 1 20,20 0,0 1 - moves b1";
+        assert_eq!(strip_comment(fen), fen);
+        assert_eq!(
+            strip_comment("#2,x3/x5 1 20,20 0,0 1 - # x"),
+            "#2,x3/x5 1 20,20 0,0 1 - "
+        );
     }
 
     #[test]
