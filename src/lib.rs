@@ -14,5 +14,6 @@ pub mod game;
 pub mod manual;
 pub mod protocol;
 pub mod search;
+pub mod stackandconquer;
 pub mod tune;
 pub mod web;

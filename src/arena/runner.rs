@@ -502,10 +502,12 @@ fn progress_bar(total: u32, done: usize) -> ProgressBar {
     bar
 }
 
-/// Writes a suite of random openings; with `balanced`, keeps only those a
-/// short search by that engine scores within `max_cp` of even.
+/// Writes a suite of random openings from the variant's start or from the
+/// position string `start` (another board); with `balanced`, keeps only
+/// those a short search by that engine scores within `max_cp` of even.
 pub fn make_openings(
     game: &str,
+    start: Option<&str>,
     plies: u32,
     count: usize,
     seed: u64,
@@ -547,7 +549,8 @@ pub fn make_openings(
             Err(SearchError::Fault(f)) => Err(format!("{}: {}", e.name, f.text)),
         }
     };
-    let suite = openings::generate(game, plies, count, seed, &mut keep).map_err(ArenaError::Config);
+    let suite = openings::generate_from(game, start, plies, count, seed, &mut keep)
+        .map_err(ArenaError::Config);
     if let Some(e) = engine {
         e.quit();
     }

@@ -69,6 +69,28 @@ enum Command {
         #[arg(long)]
         open: bool,
     },
+    /// Print the Mixtour position string of a StackAndConquer file: a board
+    /// (.in, .stackboard) gives its start position, a saved game
+    /// (.stacksav) its position.
+    Import {
+        file: std::path::PathBuf,
+        /// Towers needed to win a game started on a board file (default 1).
+        #[arg(long)]
+        goal: Option<u32>,
+    },
+    /// Write a Mixtour position as StackAndConquer files: a saved game
+    /// and/or the board file of its shape.
+    Export {
+        /// The position string.
+        #[arg(long)]
+        fen: String,
+        /// The saved game to write (.stacksav).
+        #[arg(long)]
+        stacksav: Option<std::path::PathBuf>,
+        /// The board file to write (.stackboard); the save names it.
+        #[arg(long)]
+        stackboard: Option<std::path::PathBuf>,
+    },
     /// Solve a position by retrograde analysis (Silo only).
     Solve {
         /// Position string; the variant's start position if omitted.
@@ -185,6 +207,38 @@ fn main() -> ExitCode {
             server.wait();
             ExitCode::SUCCESS
         }
+        Some(Command::Import { file, goal }) => {
+            match stackfish::stackandconquer::import(&file, goal) {
+                Ok(fen) => {
+                    println!("{fen}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Export {
+            fen,
+            stacksav,
+            stackboard,
+        }) => match stackfish::stackandconquer::export(
+            &fen,
+            stacksav.as_deref(),
+            stackboard.as_deref(),
+        ) {
+            Ok(notes) => {
+                for note in notes {
+                    eprintln!("note: {note}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Solve { fen, game, method }) => {
             use stackfish::game::silo::solve;
             let clock = std::time::Instant::now();
