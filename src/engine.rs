@@ -9,6 +9,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::game::{perft::perft_report, with_variant, Game, Line, Outcome, Side, VariantVisitor};
 use crate::search::{self, Heuristics, Info, Limits, SearchParams, Shared};
+use crate::tablebase::TableSet;
 
 pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 16_384;
@@ -108,6 +109,9 @@ pub struct Options {
     pub threads: usize,
     pub move_overhead_ms: u64,
     pub level: u8,
+    /// Endgame tables (`SiloTablePath`): a position they cover is answered
+    /// from them at once, at every level.
+    pub tables: Option<SharedTables>,
 }
 
 impl Default for Options {
@@ -117,7 +121,48 @@ impl Default for Options {
             threads: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             level: MAX_LEVEL,
+            tables: None,
         }
+    }
+}
+
+/// The tables of one folder, shared by the engine's searches (mapped once).
+#[derive(Clone, Debug)]
+pub struct SharedTables {
+    pub folder: std::path::PathBuf,
+    pub set: Arc<TableSet>,
+}
+
+impl PartialEq for SharedTables {
+    /// The same loaded set, not merely the same folder name.
+    fn eq(&self, other: &SharedTables) -> bool {
+        Arc::ptr_eq(&self.set, &other.set)
+    }
+}
+
+impl Eq for SharedTables {}
+
+impl SharedTables {
+    /// Loads the tables of `folder`; also returns a note per file skipped.
+    pub fn open(folder: &std::path::Path) -> Result<(SharedTables, Vec<String>), String> {
+        let (set, notes) = TableSet::open_folder(folder)?;
+        Ok((
+            SharedTables {
+                folder: folder.to_path_buf(),
+                set: Arc::new(set),
+            },
+            notes,
+        ))
+    }
+}
+
+/// The search score of a value proven `plies` from the end (positive: the
+/// side to move wins), as a mate score.
+fn proven_score(plies: i32) -> i32 {
+    match plies {
+        0 => 0,
+        p if p > 0 => search::WIN - p,
+        p => -(search::WIN + p),
     }
 }
 
@@ -255,13 +300,28 @@ impl<G: Game> Session for GameSession<G> {
             return BestMove::GameOver(reason);
         }
         let pos = self.line.position().clone();
+        if let Some(tables) = &options.tables {
+            let start = Instant::now();
+            if let Some((line, plies)) = pos.probe_tables(&tables.set) {
+                // The table's value: the fastest win or the slowest loss,
+                // with the whole optimal line.
+                return answer_one_move(
+                    report,
+                    Info {
+                        depth: plies.unsigned_abs() as i32,
+                        seldepth: line.len(),
+                        score: proven_score(plies),
+                        nodes: 0,
+                        time_ms: start.elapsed().as_millis() as u64,
+                        hashfull: 0,
+                        pv: line.iter().map(|m| m.to_string()).collect(),
+                    },
+                );
+            }
+        }
         if let Some((mv, plies)) = pos.prove(prove_budget(params)) {
             // A proven value: the fastest win, or the slowest loss.
-            let score = match plies {
-                0 => 0,
-                p if p > 0 => search::WIN - p,
-                p => -(search::WIN + p),
-            };
+            let score = proven_score(plies);
             return answer_one_move(
                 report,
                 Info {

@@ -614,6 +614,7 @@ impl App {
             // Nothing travels between the server and its engine.
             move_overhead_ms: 0,
             level: st.settings.level,
+            tables: None,
         };
         st.generation += 1;
         let generation = st.generation;
