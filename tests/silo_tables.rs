@@ -252,18 +252,13 @@ fn arena_adjudicates_from_the_table_and_records_the_value() {
         .to_string();
     std::fs::write(dir.join("openings.txt"), format!("{SMALL}\n")).expect("writes");
     let cmd = format!("cmd={}", stackfish());
+    let engines = [
+        "--engine", "name=a", &cmd, "st=0.05", "--engine", "name=b", &cmd, "st=0.05", "--game",
+        "silo",
+    ];
     let play = |extra: &[&str]| {
-        let mut args = vec![
-            "--engine",
-            "name=a",
-            &cmd,
-            "st=0.05",
-            "--engine",
-            "name=b",
-            &cmd,
-            "st=0.05",
-            "--game",
-            "silo",
+        let mut args = engines.to_vec();
+        args.extend_from_slice(&[
             "--games",
             "2",
             "--openings",
@@ -272,7 +267,7 @@ fn arena_adjudicates_from_the_table_and_records_the_value() {
             "summary.json",
             "--jsonl",
             "games.jsonl",
-        ];
+        ]);
         args.extend_from_slice(extra);
         let run = arena(&args, &dir);
         assert_eq!(run.code, Some(0), "{}", run.output);
@@ -308,23 +303,9 @@ fn arena_adjudicates_from_the_table_and_records_the_value() {
         );
     }
     // A table folder that cannot be read stops the run before any game.
-    let run = arena(
-        &[
-            "--engine",
-            "name=a",
-            &cmd,
-            "st=0.05",
-            "--engine",
-            "name=b",
-            &cmd,
-            "st=0.05",
-            "--game",
-            "silo",
-            "--tb",
-            "no-such-folder",
-        ],
-        &dir,
-    );
+    let mut args = engines.to_vec();
+    args.extend_from_slice(&["--tb", "no-such-folder"]);
+    let run = arena(&args, &dir);
     assert_ne!(run.code, Some(0), "{}", run.output);
     assert!(
         run.output

@@ -24,7 +24,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::format::{self, composition_rank, Config, Header, MAX_PER_SIDE};
+use super::format::{self, composition_rank, heights_of_code, Config, Header, MAX_PER_SIDE};
+use crate::game::silo::solve::{mask, next_combination};
 use crate::game::silo::MAX_SQUARES;
 
 const WIN_NOW: u8 = 16;
@@ -42,15 +43,6 @@ fn bytes_equal(word: u64, byte: u8) -> u64 {
     let x = word ^ (ONES * byte as u64);
     let nonzero = ((x & LOW7) + LOW7) | x;
     (!nonzero >> 7) & ONES
-}
-
-#[inline]
-fn mask(n: u32) -> u64 {
-    if n >= 64 {
-        !0
-    } else {
-        (1u64 << n) - 1
-    }
 }
 
 /// A built table: the entries in the file's code, eight to a word (entry i
@@ -109,13 +101,6 @@ struct Space {
     compositions: Vec<[u8; MAX_SQUARES]>,
 }
 
-/// Next larger number with the same count of ones (Gosper's hack).
-fn next_combination(x: u64) -> u64 {
-    let c = x & x.wrapping_neg();
-    let r = x + c;
-    (((r ^ x) >> 2) / c) | r
-}
-
 impl Space {
     fn new(config: Config) -> Space {
         let total = config.total();
@@ -132,14 +117,7 @@ impl Space {
         let mut compositions = Vec::with_capacity(config.compositions() as usize);
         let mut x = mask(total);
         while x < 1 << code_bits {
-            let mut heights = [0u8; MAX_SQUARES];
-            let mut rest = x;
-            for h in heights.iter_mut().take(squares) {
-                let n = rest.trailing_ones();
-                *h = n as u8;
-                rest = rest.checked_shr(n + 1).unwrap_or(0);
-            }
-            compositions.push(heights);
+            compositions.push(heights_of_code(x, squares));
             x = next_combination(x);
         }
         Space {
@@ -312,7 +290,7 @@ impl Sweep<'_> {
         let want = SOLVED + d as u8;
         let mut done = Done {
             code: want + 1,
-            losses: d % 2 == 0,
+            losses: d.is_multiple_of(2),
             resolved: 0,
             edges: 0,
             parent_blocks: Vec::new(),
@@ -447,18 +425,7 @@ pub type Progress<'a> = &'a (dyn Fn(u64, u16) + Sync);
 
 /// Builds the table of `config`, calling `progress` after each distance.
 pub fn build(config: Config, progress: Progress) -> Result<Built, String> {
-    if config.per_side == 0 || config.per_side > MAX_PER_SIDE {
-        return Err(format!(
-            "{} checkers each: a table holds 1 to {MAX_PER_SIDE} each",
-            config.per_side
-        ));
-    }
-    if config.squares < 2 || config.squares % 2 == 1 || config.squares as usize > MAX_SQUARES {
-        return Err(format!(
-            "a row of {} squares is not a Silo row",
-            config.squares
-        ));
-    }
+    config.check()?;
     let space = Space::new(config);
     let entries = config.entries();
     let blocks = space.compositions.len();

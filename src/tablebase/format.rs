@@ -48,15 +48,27 @@ impl Config {
                 "{r} Red and {b} Blue checkers: a table needs equal counts (Blue to move is stored as the mirror image)"
             ));
         }
-        if r > MAX_PER_SIDE as u32 {
+        let config = Config {
+            squares: pos.squares() as u8,
+            per_side: r.min(u8::MAX as u32) as u8,
+        };
+        config.check()?;
+        Ok(config)
+    }
+
+    /// Whether a table can cover this configuration: a Silo row (even, 2 to
+    /// `MAX_SQUARES` squares) and 1 to `MAX_PER_SIDE` checkers each.
+    pub fn check(self) -> Result<(), String> {
+        let row = self.squares >= 2
+            && self.squares.is_multiple_of(2)
+            && self.squares as usize <= MAX_SQUARES;
+        if !row || self.per_side == 0 || self.per_side > MAX_PER_SIDE {
             return Err(format!(
-                "{r} checkers each: a table holds at most {MAX_PER_SIDE} each"
+                "configuration {} squares, {} checkers each is not one a table covers (an even row of 2 to {MAX_SQUARES} squares, 1 to {MAX_PER_SIDE} checkers each)",
+                self.squares, self.per_side
             ));
         }
-        Ok(Config {
-            squares: pos.squares() as u8,
-            per_side: r as u8,
-        })
+        Ok(())
     }
 
     pub fn total(self) -> u32 {
@@ -156,6 +168,18 @@ pub fn height_code(heights: &[u8]) -> u64 {
     code
 }
 
+/// The heights of a row of `squares` squares from their unary code (the
+/// inverse of `height_code`).
+pub fn heights_of_code(mut code: u64, squares: usize) -> [u8; MAX_SQUARES] {
+    let mut heights = [0; MAX_SQUARES];
+    for h in heights.iter_mut().take(squares) {
+        let ones = code.trailing_ones();
+        *h = ones as u8;
+        code = code.checked_shr(ones + 1).unwrap_or(0);
+    }
+    heights
+}
+
 /// The colex rank of `height_code(heights)` in a number of steps that
 /// grows with the squares, not the checkers: square j's ones are the
 /// (S + 1)-th to (S + h)-th ones of the code (S the checkers below it) at
@@ -212,13 +236,8 @@ impl Row {
     pub fn at(index: u64, config: Config) -> Row {
         let patterns = config.patterns();
         let colours = colex_unrank(index % patterns, config.per_side as u32);
-        let mut code = colex_unrank(index / patterns, config.total());
-        let mut heights = [0; MAX_SQUARES];
-        for h in heights.iter_mut().take(config.squares as usize) {
-            let ones = code.trailing_ones();
-            *h = ones as u8;
-            code = code.checked_shr(ones + 1).unwrap_or(0);
-        }
+        let code = colex_unrank(index / patterns, config.total());
+        let heights = heights_of_code(code, config.squares as usize);
         Row { colours, heights }
     }
 
@@ -359,17 +378,7 @@ impl Header {
             squares: bytes[10],
             per_side: bytes[11],
         };
-        if config.squares < 2
-            || config.squares % 2 == 1
-            || config.squares as usize > MAX_SQUARES
-            || config.per_side == 0
-            || config.per_side > MAX_PER_SIDE
-        {
-            return bad(format!(
-                "configuration {} squares, {} checkers each is not one a table covers",
-                config.squares, config.per_side
-            ));
-        }
+        config.check().map_err(FormatError)?;
         for (at, name, want) in [
             (12, "index scheme", INDEX_SCHEME),
             (13, "entry code", ENTRY_CODE),

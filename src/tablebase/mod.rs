@@ -59,8 +59,8 @@ pub fn verify_command(path: &Path, progress: &(dyn Fn(u64, u64) + Sync)) -> Resu
     let table = Table::open(path).map_err(|e| e.to_string())?;
     let n = verify::verify(table.bytes(), progress).map_err(|e| e.to_string())?;
     Ok(format!(
-        "{}{}verified: {n} positions\n",
-        format!("Configuration: {}\n", table.config()),
+        "Configuration: {}\n{}verified: {n} positions\n",
+        table.config(),
         table.header().statistics()
     ))
 }

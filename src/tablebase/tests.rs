@@ -90,6 +90,19 @@ fn composition_rank_is_the_rank_of_the_height_code() {
 }
 
 #[test]
+fn the_worked_example_of_protocol_md() {
+    let pos = start("11/22/11/22 1");
+    assert_eq!(pos.colour_bits(), 0b1100_1100);
+    assert_eq!(colex_rank(0b1100_1100), 60);
+    assert_eq!(height_code(pos.heights()), 0b110_1101_1011);
+    assert_eq!(colex_rank(0b110_1101_1011), 96);
+    assert_eq!(format::index_of(&pos, SMALL), 6780);
+    // Blue to move is looked up as the mirror image: the same arrangement
+    // seen from the other side is the start again.
+    assert_eq!(format::index_of(&start("11/22/11/22 2"), SMALL), 6780);
+}
+
+#[test]
 fn every_entry_round_trips_through_its_position_on_both_sides() {
     let config = SMALL;
     assert_eq!(config.entries(), 70 * 165);

@@ -16,9 +16,10 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use rayon::prelude::*;
 
 use super::format::{
-    self, colex_unrank, decode, finished_value, index_of, Config, Header, Row, HEADER_LEN,
+    self, colex_unrank, decode, finished_value, heights_of_code, index_of, Config, Header, Row,
+    HEADER_LEN,
 };
-use crate::game::silo::solve::Value;
+use crate::game::silo::solve::{next_combination, Value};
 use crate::game::silo::{Silo, MAX_SQUARES};
 use crate::game::{Game, Side};
 
@@ -102,13 +103,7 @@ fn derive(
 /// Checks the entries of heights block `c`; the first bad one, if any.
 fn check_block(c: u64, config: Config, data: &[u8]) -> Result<(), VerifyError> {
     let patterns = config.patterns();
-    let mut code = colex_unrank(c, config.total());
-    let mut heights = [0u8; MAX_SQUARES];
-    for h in heights.iter_mut().take(config.squares as usize) {
-        let ones = code.trailing_ones();
-        *h = ones as u8;
-        code = code.checked_shr(ones + 1).unwrap_or(0);
-    }
+    let heights = heights_of_code(colex_unrank(c, config.total()), config.squares as usize);
     let mut moves = Vec::with_capacity(MAX_SQUARES);
     // Colour strings in increasing order, which is colex order.
     let mut colours = (1u64 << config.per_side) - 1;
@@ -135,9 +130,7 @@ fn check_block(c: u64, config: Config, data: &[u8]) -> Result<(), VerifyError> {
                 });
             }
         }
-        let low = colours & colours.wrapping_neg();
-        let r = colours + low;
-        colours = (((r ^ colours) >> 2) / low) | r;
+        colours = next_combination(colours);
     }
     Ok(())
 }

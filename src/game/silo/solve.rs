@@ -656,7 +656,7 @@ pub(super) struct Row {
 }
 
 #[inline]
-fn mask(n: u32) -> u64 {
+pub(crate) fn mask(n: u32) -> u64 {
     if n >= 64 {
         !0
     } else {
@@ -712,7 +712,7 @@ impl FullTable {
 }
 
 /// Next larger number with the same count of ones (Gosper's hack).
-fn next_combination(x: u64) -> u64 {
+pub(crate) fn next_combination(x: u64) -> u64 {
     let c = x & x.wrapping_neg();
     let r = x + c;
     (((r ^ x) >> 2) / c) | r
