@@ -15,5 +15,6 @@ pub mod manual;
 pub mod protocol;
 pub mod search;
 pub mod stackandconquer;
+pub mod tablebase;
 pub mod tune;
 pub mod web;

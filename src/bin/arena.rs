@@ -138,6 +138,10 @@ struct RunArgs {
     /// Draw adjudication: movenumber=M moves=K score=CP.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     draw: Option<Vec<String>>,
+    /// Folder of Silo table files: a game ends as soon as its position is
+    /// in a table, with the table's result.
+    #[arg(long, value_name = "FOLDER")]
+    tb: Option<PathBuf>,
     /// Who judges the games: `rules` (our rules library, every move checked)
     /// or `engines` (for games the library does not know: `query gameover/result`).
     #[arg(long, value_enum)]
@@ -335,6 +339,7 @@ fn build_config(a: RunArgs) -> Result<(MatchConfig, RunFlags), ArenaError> {
     set!(opt jsonl);
     set!(opt json);
     set!(opt report);
+    set!(opt tb);
     if let Some(t) = &a.tournament {
         cfg.tournament = t.parse::<Tournament>().map_err(ArenaError::Config)?;
     }

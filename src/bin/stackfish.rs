@@ -102,6 +102,13 @@ enum Command {
         /// auto, reachable or full.
         #[arg(long, default_value = "auto")]
         method: String,
+        /// Build the table of the position's configuration (row length,
+        /// checkers per player) and write it to this file.
+        #[arg(long, conflicts_with = "verify")]
+        write: Option<std::path::PathBuf>,
+        /// Check every entry of a table file against its successors.
+        #[arg(long)]
+        verify: Option<std::path::PathBuf>,
     },
     /// Print a shell completion script, e.g. `stackfish completions bash`.
     Completions { shell: Shell },
@@ -239,7 +246,46 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::Solve { fen, game, method }) => {
+        Some(Command::Solve {
+            verify: Some(path), ..
+        }) => {
+            let clock = std::time::Instant::now();
+            let bar = progress_bar("verified");
+            let result = stackfish::tablebase::verify_command(&path, &|n, all| {
+                bar.set_length(all);
+                bar.set_position(n);
+            });
+            bar.finish_and_clear();
+            finish_table_command(result, clock)
+        }
+        Some(Command::Solve {
+            fen,
+            game,
+            write: Some(path),
+            ..
+        }) => {
+            let clock = std::time::Instant::now();
+            let root = match stackfish::game::silo::solve::root(&game, fen.as_deref()) {
+                Ok(root) => root,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let bar = progress_bar("resolved");
+            if let Ok(config) = stackfish::tablebase::Config::of(&root) {
+                bar.set_length(config.entries());
+            }
+            let result = stackfish::tablebase::build_command(&root, &path, &|n, d| {
+                bar.set_position(n);
+                bar.set_message(format!("distance {d}"));
+            });
+            bar.finish_and_clear();
+            finish_table_command(result, clock)
+        }
+        Some(Command::Solve {
+            fen, game, method, ..
+        }) => {
             use stackfish::game::silo::solve;
             let clock = std::time::Instant::now();
             match solve::solve_command(&game, fen.as_deref(), &method) {
@@ -269,6 +315,35 @@ fn main() -> ExitCode {
             let stdin = std::io::stdin();
             stackfish::protocol::run(std::io::BufReader::new(stdin), std::io::stdout());
             ExitCode::SUCCESS
+        }
+    }
+}
+
+/// A progress bar on stderr, drawn only on a terminal: positions `what`,
+/// the distance reached (in the message) and the time left.
+fn progress_bar(what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(0);
+    let template = format!(
+        "{{bar:40}} {{human_pos}}/{{human_len}} positions {what} {{msg}} [{{elapsed}}, ETA {{eta}}]"
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Prints a table command's report with its time, or its error (exit 1:
+/// the table is bad or could not be made).
+fn finish_table_command(result: Result<String, String>, clock: std::time::Instant) -> ExitCode {
+    match result {
+        Ok(report) => {
+            print!("{report}");
+            println!("Time: {:.1} s", clock.elapsed().as_secs_f64());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
         }
     }
 }

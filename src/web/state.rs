@@ -615,6 +615,7 @@ impl App {
             move_overhead_ms: 0,
             level: st.settings.level,
             multipv: 1,
+            tables: None,
         };
         st.generation += 1;
         let generation = st.generation;
