@@ -54,7 +54,9 @@ enum Command {
     Serve {
         #[arg(long, default_value_t = stackfish::web::DEFAULT_PORT)]
         port: u16,
-        /// Address to listen on; the default is reachable from this machine only.
+        /// Address to listen on; the default is reachable from this machine
+        /// only. 0.0.0.0 opens the game and its engines to the whole network,
+        /// without a login: only on a network you trust.
         #[arg(long, default_value = stackfish::web::DEFAULT_HOST)]
         host: String,
         /// Open the page in the desktop's browser.

@@ -8,6 +8,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
+use tokio::sync::watch;
 
 use crate::arena::record::{today, GameRecord, MoveRecord};
 use crate::engine::{self, BestMove, GoParams, Options, Session, MAX_LEVEL};
@@ -280,6 +281,8 @@ pub struct App {
     /// in meanwhile. Reads take `state` only, so polling never waits for this.
     control: Mutex<()>,
     shared: Arc<Shared>,
+    /// The latest `version`, for the event streams of the pages.
+    changes: watch::Sender<u64>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -318,7 +321,19 @@ impl App {
             }),
             control: Mutex::new(()),
             shared,
+            changes: watch::channel(0).0,
         }))
+    }
+
+    /// Tells of every change of the state from now on.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// Marks a change: pollers see a new version, event streams wake up.
+    fn bump(&self, st: &mut State) {
+        st.version += 1;
+        self.changes.send_replace(st.version);
     }
 
     pub fn state(&self) -> StateView {
@@ -405,7 +420,7 @@ impl App {
         }
         st.notes.push(None);
         st.engine_error = None;
-        st.version += 1;
+        self.bump(&mut st);
         if st.settings.engine == Some(st.game.side_to_move()) && !st.game.outcome().is_over() {
             self.start_search(&mut st)?;
         }
@@ -467,7 +482,7 @@ impl App {
         }
         st.analysis = None;
         st.engine_error = None;
-        st.version += 1;
+        self.bump(&mut st);
         Ok(view(&st))
     }
 
@@ -553,7 +568,7 @@ impl App {
         st.notes.clear();
         st.analysis = None;
         st.engine_error = None;
-        st.version += 1;
+        self.bump(st);
     }
 
     /// Ends the running search, if any, without playing its move. The caller
@@ -565,7 +580,7 @@ impl App {
             let search = st.search.take();
             if search.is_some() {
                 self.shared.stop.store(true, Relaxed);
-                st.version += 1;
+                self.bump(&mut st);
             }
             search
         };
@@ -627,7 +642,7 @@ impl App {
                 st.search = Some(Search { handle });
                 st.analysis = None;
                 st.engine_error = None;
-                st.version += 1;
+                self.bump(st);
                 Ok(())
             }
             Err(e) => Err(ApiError::new(
@@ -655,7 +670,7 @@ impl App {
                 let mut st = lock(&self.state);
                 if st.generation == generation {
                     st.analysis = Some(AnalysisView::from_info(info, side));
-                    st.version += 1;
+                    self.bump(&mut st);
                 }
             })
         }));
@@ -669,7 +684,7 @@ impl App {
             return;
         }
         st.search = None;
-        st.version += 1;
+        self.bump(&mut st);
         let Ok(best) = best else {
             st.engine_error = Some("the engine failed while thinking; try again".into());
             return;
