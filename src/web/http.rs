@@ -21,7 +21,8 @@ use tokio::sync::watch;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
-use super::state::{ApiError, App, StateView};
+use super::state::{ApiError, App};
+use super::view::StateView;
 use super::{BODY_LIMIT, BODY_TIMEOUT, REQUEST_TIMEOUT};
 
 const PAGE_HTML: &str = include_str!("page.html");
@@ -47,6 +48,8 @@ const ROUTES: &[(&str, &str)] = &[
     ("/api/stop", "POST"),
     ("/api/undo", "POST"),
     ("/api/fen", "POST"),
+    ("/api/goto", "POST"),
+    ("/api/analyse", "POST"),
 ];
 
 #[derive(Clone)]
@@ -78,6 +81,8 @@ pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Rout
         .route("/api/stop", post(api_stop))
         .route("/api/undo", post(api_undo))
         .route("/api/fen", post(api_fen))
+        .route("/api/goto", post(api_goto))
+        .route("/api/analyse", post(api_analyse))
         .fallback(no_such_path)
         // Innermost first: the body's limit and deadline wrap the body the
         // handlers read; the whole request has its own deadline; the guard
@@ -409,6 +414,20 @@ async fn api_undo(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Res
 async fn api_fen(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
     act(ctx, headers, body, |app, b| {
         parse(b).and_then(|r| app.load_fen(r))
+    })
+    .await
+}
+
+async fn api_goto(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
+    act(ctx, headers, body, |app, b| {
+        parse(b).and_then(|r| app.goto(r))
+    })
+    .await
+}
+
+async fn api_analyse(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
+    act(ctx, headers, body, |app, b| {
+        parse(b).and_then(|r| app.analyse(r))
     })
     .await
 }

@@ -4,8 +4,11 @@
 //! the page, which is compiled into the binary (nothing is ever read from
 //! disk). The API is documented in protocol.md.
 
+pub mod engines;
+pub mod eval;
 mod http;
 mod state;
+mod view;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -15,10 +18,11 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::sync::{watch, Semaphore};
 
+pub use engines::Roster;
 pub use state::{
-    ApiError, App, BoardView, FenRequest, KeysView, MoveRequest, NewRequest, StateView,
-    UndoRequest, DEFAULT_MOVE_TIME_MS, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
+    ApiError, App, DEFAULT_MOVE_TIME_MS, MAX_ANALYSIS_LINES, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
 };
+pub use view::StateView;
 
 pub const DEFAULT_PORT: u16 = 8080;
 pub const DEFAULT_HOST: &str = "127.0.0.1";
@@ -57,8 +61,14 @@ pub struct WebServer {
 }
 
 impl WebServer {
-    /// Binds `host:port` (port 0: any free port) and starts answering.
+    /// Binds `host:port` (port 0: any free port) and starts answering,
+    /// with stackfish as the only engine.
     pub fn start(host: &str, port: u16) -> Result<WebServer, String> {
+        WebServer::start_with(host, port, Roster::default())
+    }
+
+    /// `start`, offering the engines of `roster` beside stackfish.
+    pub fn start_with(host: &str, port: u16, roster: Roster) -> Result<WebServer, String> {
         let listener = std::net::TcpListener::bind((host, port))
             .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
         let addr = listener
@@ -81,7 +91,7 @@ impl WebServer {
             tokio::net::TcpListener::from_std(listener)
                 .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?
         };
-        let app = App::new()?;
+        let app = App::new(roster)?;
         let (stop, stopped) = watch::channel(false);
         let router = http::router(app.clone(), host, stopped.clone());
         let acceptor = runtime.spawn(accept_loop(listener, router, stopped));
