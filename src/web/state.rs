@@ -534,15 +534,7 @@ impl App {
             Some(n) => available - n,
             None => {
                 let mut target = available - 1;
-                let first = st.first_side();
-                let side_at = |ply: usize| {
-                    if ply % 2 == 0 {
-                        first
-                    } else {
-                        first.opponent()
-                    }
-                };
-                while target > 0 && st.players[side_at(target).index()].is_some() {
+                while target > 0 && st.players[st.side_at(target).index()].is_some() {
                     target -= 1;
                 }
                 target
