@@ -26,8 +26,16 @@ use super::view::StateView;
 use super::{BODY_LIMIT, BODY_TIMEOUT, REQUEST_TIMEOUT};
 
 const PAGE_HTML: &str = include_str!("page.html");
-const PAGE_JS: &str = include_str!("page.js");
 const PAGE_CSS: &str = include_str!("page.css");
+/// The page's scripts: the core, then one file per panel. A new panel is a
+/// file here and a `<script>` line in page.html.
+const SCRIPTS: &[(&str, &str)] = &[
+    ("/page.js", include_str!("page.js")),
+    ("/panel-analysis.js", include_str!("panel-analysis.js")),
+    ("/panel-graph.js", include_str!("panel-graph.js")),
+    ("/panel-moves.js", include_str!("panel-moves.js")),
+    ("/panel-game.js", include_str!("panel-game.js")),
+];
 
 /// A comment line on the event stream this often, so that a dead page's
 /// connection is noticed (the write fails) and closed.
@@ -38,6 +46,10 @@ const ROUTES: &[(&str, &str)] = &[
     ("/", "GET"),
     ("/index.html", "GET"),
     ("/page.js", "GET"),
+    ("/panel-analysis.js", "GET"),
+    ("/panel-graph.js", "GET"),
+    ("/panel-moves.js", "GET"),
+    ("/panel-game.js", "GET"),
     ("/page.css", "GET"),
     ("/api/state", "GET"),
     ("/api/events", "GET"),
@@ -67,10 +79,16 @@ pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Rout
         host: host.into(),
         stopped,
     };
-    Router::new()
+    let mut router = Router::new();
+    for &(path, text) in SCRIPTS {
+        router = router.route(
+            path,
+            get(move || async move { page("text/javascript; charset=utf-8", text) }),
+        );
+    }
+    router
         .route("/", get(page_html))
         .route("/index.html", get(page_html))
-        .route("/page.js", get(page_js))
         .route("/page.css", get(page_css))
         .route("/api/state", get(api_state))
         .route("/api/events", get(api_events))
@@ -239,10 +257,6 @@ fn page(content_type: &'static str, text: &'static str) -> Response {
 
 async fn page_html() -> Response {
     page("text/html; charset=utf-8", PAGE_HTML)
-}
-
-async fn page_js() -> Response {
-    page("text/javascript; charset=utf-8", PAGE_JS)
 }
 
 async fn page_css() -> Response {
