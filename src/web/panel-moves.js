@@ -26,8 +26,14 @@
       }
       list.appendChild(li);
     }
+    // Keep the move shown in view, scrolling the list only (not the page).
     const shown = list.querySelector('.current');
-    if (shown) shown.scrollIntoView({ block: 'nearest' });
+    if (shown) {
+      const top = shown.offsetTop;
+      if (top < list.scrollTop || top + shown.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = top - list.clientHeight / 2;
+      }
+    }
   }
 
   $('copy-moves').addEventListener('click', () => copy(state.moves.concat(state.future).join(' '), 'move list'));
