@@ -12,7 +12,7 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use futures_util::stream::{self, Stream};
 use serde::de::DeserializeOwned;
@@ -93,14 +93,26 @@ pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Rout
         .route("/api/state", get(api_state))
         .route("/api/events", get(api_events))
         .route("/api/record", get(api_record))
-        .route("/api/new", post(api_new))
-        .route("/api/move", post(api_move))
-        .route("/api/go", post(api_go))
-        .route("/api/stop", post(api_stop))
-        .route("/api/undo", post(api_undo))
-        .route("/api/fen", post(api_fen))
-        .route("/api/goto", post(api_goto))
-        .route("/api/analyse", post(api_analyse))
+        .route(
+            "/api/new",
+            post_with(|app, b| app.new_game(parse_or_default(b)?)),
+        )
+        .route("/api/move", post_with(|app, b| app.play(parse(b)?)))
+        .route(
+            "/api/go",
+            post_with(|app, b| expect_empty(b).and_then(|_| app.go())),
+        )
+        .route(
+            "/api/stop",
+            post_with(|app, b| expect_empty(b).and_then(|_| app.stop())),
+        )
+        .route(
+            "/api/undo",
+            post_with(|app, b| app.undo(parse_or_default(b)?)),
+        )
+        .route("/api/fen", post_with(|app, b| app.load_fen(parse(b)?)))
+        .route("/api/goto", post_with(|app, b| app.goto(parse(b)?)))
+        .route("/api/analyse", post_with(|app, b| app.analyse(parse(b)?)))
         .fallback(no_such_path)
         // Innermost first: the body's limit and deadline wrap the body the
         // handlers read; the whole request has its own deadline; the guard
@@ -368,82 +380,30 @@ fn body_error(e: &axum::Error) -> Response {
     )
 }
 
-/// A POST: read the body, then run `act` on a thread that may wait for the
-/// game's locks, so the server's own threads never do.
-async fn act<F>(ctx: Ctx, headers: HeaderMap, body: Body, act: F) -> Response
-where
-    F: FnOnce(&Arc<App>, &[u8]) -> Result<StateView, ApiError> + Send + 'static,
-{
-    let bytes = match read_body(&headers, body).await {
-        Ok(b) => b,
-        Err(r) => return r,
-    };
-    let app = ctx.app.clone();
-    // A bug in a handler must cost one 500, not the connection or the server.
-    match tokio::task::spawn_blocking(move || act(&app, &bytes)).await {
-        Ok(Ok(state)) => json(&state),
-        Ok(Err(e)) => e.into_response(),
-        Err(_) => error(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal error while answering the request",
-        ),
-    }
-}
+/// A game change: what a POST does with the app and its body.
+type Act = fn(&Arc<App>, &[u8]) -> Result<StateView, ApiError>;
 
-async fn api_new(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
-    act(ctx, headers, body, |app, b| {
-        parse_or_default(b).and_then(|r| app.new_game(r))
-    })
-    .await
-}
-
-async fn api_move(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
-    act(ctx, headers, body, |app, b| {
-        parse(b).and_then(|r| app.play(r))
-    })
-    .await
-}
-
-async fn api_go(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
-    act(ctx, headers, body, |app, b| {
-        expect_empty(b).and_then(|_| app.go())
-    })
-    .await
-}
-
-async fn api_stop(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
-    act(ctx, headers, body, |app, b| {
-        expect_empty(b).and_then(|_| app.stop())
-    })
-    .await
-}
-
-async fn api_undo(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
-    act(ctx, headers, body, |app, b| {
-        parse_or_default(b).and_then(|r| app.undo(r))
-    })
-    .await
-}
-
-async fn api_fen(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
-    act(ctx, headers, body, |app, b| {
-        parse(b).and_then(|r| app.load_fen(r))
-    })
-    .await
-}
-
-async fn api_goto(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
-    act(ctx, headers, body, |app, b| {
-        parse(b).and_then(|r| app.goto(r))
-    })
-    .await
-}
-
-async fn api_analyse(State(ctx): State<Ctx>, headers: HeaderMap, body: Body) -> Response {
-    act(ctx, headers, body, |app, b| {
-        parse(b).and_then(|r| app.analyse(r))
-    })
-    .await
+/// A POST route: read the body, then run `act` on a thread that may wait
+/// for the game's lock, so the server's own threads never do.
+fn post_with(act: Act) -> MethodRouter<Ctx> {
+    post(
+        move |State(ctx): State<Ctx>, headers: HeaderMap, body: Body| async move {
+            let bytes = match read_body(&headers, body).await {
+                Ok(b) => b,
+                Err(r) => return r,
+            };
+            let app = ctx.app.clone();
+            // A bug in a handler must cost one 500, not the connection or the server.
+            match tokio::task::spawn_blocking(move || act(&app, &bytes)).await {
+                Ok(Ok(state)) => json(&state),
+                Ok(Err(e)) => e.into_response(),
+                Err(_) => error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal error while answering the request",
+                ),
+            }
+        },
+    )
 }
 
 fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {

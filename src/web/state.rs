@@ -944,10 +944,9 @@ impl App {
             at_ms: now_ms(),
         };
         if let Some(report) = st.reports[slot].as_mut() {
-            if let Some(at) = report.lines.iter().position(|l| l.multipv == r.multipv) {
-                report.lines[at] = line;
-            } else {
-                report.lines.push(line);
+            match report.lines.iter().position(|l| l.multipv == r.multipv) {
+                Some(at) => report.lines[at] = line.clone(),
+                None => report.lines.push(line.clone()),
             }
             report.lines.sort_by_key(|l| l.multipv);
         }
@@ -957,15 +956,7 @@ impl App {
                     *e = Some(eval);
                 }
             }
-            st.last_best = Some(AnalysisView {
-                side: side_name(side),
-                depth: r.depth,
-                cp: eval.cp,
-                mate: eval.mate,
-                pv: r.pv.clone(),
-                nodes: r.nodes,
-                time_ms: r.time_ms,
-            });
+            st.last_best = Some(AnalysisView::new(side, &line));
         }
         self.bump(st);
     }

@@ -195,6 +195,20 @@ pub struct AnalysisView {
     pub time_ms: u64,
 }
 
+impl AnalysisView {
+    pub fn new(side: Side, line: &LineView) -> AnalysisView {
+        AnalysisView {
+            side: side_name(side),
+            depth: line.depth,
+            cp: line.cp,
+            mate: line.mate,
+            pv: line.pv.clone(),
+            nodes: line.nodes,
+            time_ms: line.time_ms,
+        }
+    }
+}
+
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct ReportsView {
     pub p1: Option<ReportView>,
