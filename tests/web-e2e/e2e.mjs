@@ -491,6 +491,29 @@ async function phones() {
   await page.setViewportSize({ width: 1200, height: 900 });
 }
 
+
+// Mixtour on boards of other shapes (issue 14): drawn from the position
+// string's board field, holes as not-board. Drawn here by the page's own
+// code into a scratch SVG, until the rules accept such strings.
+async function shapedMixtourBoards() {
+  const draw = (fen) => page.evaluate((f) => {
+    const pos = parseMixtour(f);
+    const svg = document.createElementNS(SVG_NS, 'svg');
+    drawMixtour(svg, pos, { last: new Set(), targets: new Set(), from: null });
+    const squares = Object.fromEntries([...svg.querySelectorAll('g.sq')].map((g) => [g.dataset.square, g.dataset.stack]));
+    return { squares, holes: [...svg.querySelectorAll('rect.hole')].map((r) => r.dataset.hole).sort(), view: svg.getAttribute('viewBox') };
+  }, fen);
+  const round = await draw('#,x3,#/x5/x5/x5/#,x3,# 1 20,20 0,0 1 -');
+  check(Object.keys(round.squares).length === 21 && JSON.stringify(round.holes) === '["a1","a5","e1","e5"]',
+    `a 5 x 5 board without its corners: 21 squares, holes ${round.holes}`);
+  const wide = await draw('x7/x2,12,x,#2,x/x7 1 19,19 0,0 1 -');
+  check(Object.keys(wide.squares).length === 19 && wide.squares.c2 === '12' && JSON.stringify(wide.holes) === '["e2","f2"]',
+    `a 3 x 7 board: 19 squares, the stack on c2, holes ${wide.holes}`);
+  check(wide.view === '0 0 740 340', `the 3 x 7 board is drawn 7 wide and 3 high (${wide.view})`);
+  const big = await draw('x10/x10/x10/x10/x10/x10/x10/x10/x10/x9,1 2 19,20 0,0 1 -');
+  check(Object.keys(big.squares).length === 100 && big.squares.j1 === '1', 'a 10 x 10 board: files a..j, ranks 1..10');
+}
+
 try {
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.version !== undefined);
@@ -601,6 +624,7 @@ try {
   await externalEngineGame();
   await crashingEngine();
   await phones();
+  await shapedMixtourBoards();
 
   check(pageErrors.length === 0, 'no errors in the page' + (pageErrors.length ? ': ' + pageErrors.join(' | ') : ''));
 } catch (e) {
