@@ -1179,3 +1179,46 @@ fn serve_refuses_bad_engine_settings() {
         assert!(stderr.contains(want), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn event_streams_are_limited_and_their_slots_come_back() {
+    let srv = server();
+    let a = srv.addr();
+    let open = |a: SocketAddr| {
+        let mut s = TcpStream::connect(a).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        write!(s, "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").expect("send");
+        let mut buf = [0u8; 64];
+        let n = s.read(&mut buf).expect("an answer");
+        let status = String::from_utf8_lossy(&buf[..n])
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse::<u16>().ok());
+        (s, status)
+    };
+    let streams: Vec<TcpStream> = (0..stackfish::web::MAX_EVENT_STREAMS)
+        .map(|_| {
+            let (s, status) = open(a);
+            assert_eq!(status, Some(200));
+            s
+        })
+        .collect();
+    let (_, status) = open(a);
+    assert_eq!(status, Some(503), "one stream too many");
+    // The rest of the API is not held up.
+    assert_eq!(get(a, "/api/state").status, 200);
+    drop(streams);
+    // A closed page frees its slot once the server notices (at its next
+    // write: the next change).
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        ok(a, "/api/new", json!({"engine": "none"}));
+        let (_, status) = open(a);
+        if status == Some(200) {
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "slots did not come back");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}

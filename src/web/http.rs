@@ -17,13 +17,13 @@ use axum::Router;
 use futures_util::stream::{self, Stream};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use tokio::sync::watch;
+use tokio::sync::{watch, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
 use super::state::{ApiError, App};
 use super::view::StateView;
-use super::{BODY_LIMIT, BODY_TIMEOUT, REQUEST_TIMEOUT};
+use super::{BODY_LIMIT, BODY_TIMEOUT, MAX_EVENT_STREAMS, REQUEST_TIMEOUT};
 
 const PAGE_HTML: &str = include_str!("page.html");
 const PAGE_CSS: &str = include_str!("page.css");
@@ -71,6 +71,9 @@ struct Ctx {
     host: Arc<str>,
     /// Becomes true when the server shuts down: event streams end.
     stopped: watch::Receiver<bool>,
+    /// One per open event stream: a stream lasts as long as its page, so
+    /// their number is bounded apart from the connections'.
+    streams: Arc<Semaphore>,
 }
 
 pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Router {
@@ -78,6 +81,7 @@ pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Rout
         app,
         host: host.into(),
         stopped,
+        streams: Arc::new(Semaphore::new(MAX_EVENT_STREAMS)),
     };
     let mut router = Router::new();
     for &(path, text) in SCRIPTS {
@@ -294,12 +298,18 @@ async fn api_record(State(ctx): State<Ctx>) -> Response {
 /// move, an engine's report). Changes that come faster than the page reads
 /// are merged: it always gets the newest state.
 async fn api_events(State(ctx): State<Ctx>) -> Response {
+    let Ok(slot) = ctx.streams.clone().try_acquire_owned() else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("too many pages are open on this board ({MAX_EVENT_STREAMS})"),
+        );
+    };
     let changes = ctx.app.subscribe();
     let stopped = ctx.stopped.clone();
     let app = ctx.app.clone();
     let events = stream::unfold(
-        (app, changes, stopped, true),
-        |(app, mut changes, mut stopped, first)| async move {
+        (app, changes, stopped, true, slot),
+        |(app, mut changes, mut stopped, first, slot)| async move {
             if *stopped.borrow() {
                 return None;
             }
@@ -313,7 +323,7 @@ async fn api_events(State(ctx): State<Ctx>) -> Response {
             let event = state_event(&app.state());
             Some((
                 Ok::<Event, Infallible>(event),
-                (app, changes, stopped, false),
+                (app, changes, stopped, false, slot),
             ))
         },
     );

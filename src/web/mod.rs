@@ -41,6 +41,10 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 /// Connections open at once (the page keeps one or two per tab); more are
 /// closed as soon as they are accepted.
 pub const MAX_CONNECTIONS: usize = 256;
+/// Event streams open at once (one per open page): a client that never
+/// reads its stream would hold its connection for ever, so they are fewer
+/// than the connections and the board stays reachable.
+pub const MAX_EVENT_STREAMS: usize = 32;
 /// After a shutdown starts, open connections get this long to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
 /// Threads answering requests: the page's traffic is a few requests a
