@@ -394,6 +394,12 @@ async function graphAndMoves() {
     await page.waitForFunction((m) => document.body.dataset.moves === String(m), n + 1);
   }
   await page.waitForFunction(() => Number(document.getElementById('graph').dataset.points) >= 4, null, { timeout: ENGINE_WAIT_MS });
+  // The analysis of the position shown, deepened a little: the picture.
+  await page.waitForFunction(() => {
+    const head = document.querySelector('#analysis-lines .report-head');
+    return head && /depth ([6-9]|\d\d)/.test(head.textContent);
+  }, null, { timeout: ENGINE_WAIT_MS });
+  await page.screenshot({ path: join(outDir, 'analysis-game.png') });
   const st = await api('/api/state');
   const known = st.evals.filter((e) => e !== null).length;
   const points = await page.locator('#graph circle.graph-point').count();
@@ -587,6 +593,7 @@ try {
   await page.press('#move-input', 'Enter');
   await page.waitForFunction(() => document.getElementById('message').textContent.length > 0);
   check((await text('#message')).includes("malformed move 'zz9'"), 'a bad move gets a message: ' + await text('#message'));
+  await page.fill('#move-input', '');
 
   // 6. Load a position and win it: the end is announced.
   await page.fill('#fen-input', WIN_IN_ONE);
