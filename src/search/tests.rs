@@ -11,7 +11,7 @@ fn pos(fen: &str) -> Mixtour {
     Mixtour::from_fen(&MixtourVariant::STANDARD, fen).unwrap()
 }
 
-fn run(p: &Mixtour, limits: Limits, strict: bool) -> SearchResult<crate::game::mixtour::Move> {
+fn run(p: &Mixtour, limits: Limits, strict: bool) -> SearchResult<<Mixtour as Game>::Move> {
     let shared = Arc::new(Shared::new(4));
     let mut heur = vec![Heuristics::default()];
     let params = SearchParams {

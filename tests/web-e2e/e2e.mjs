@@ -42,7 +42,7 @@ function check(cond, what) {
   }
 }
 
-// Stacks by square from a Mixtour FEN, the way the rules file defines it.
+// Stacks by square from a Mixtour FEN, the way docs/rules/mixtour.md defines it.
 function stacksOf(fen) {
   const stacks = {};
   fen.split(' ')[0].split('/').forEach((row, i) => {
@@ -78,7 +78,7 @@ function coinFiles(rank) {
 }
 
 // Stacks (knights in Castle) by square, read from a position string the
-// way the rules files define it.
+// way docs/rules/ defines it.
 function boardOf(variant, fen) {
   const field = fen.split(' ')[0];
   const board = {};
@@ -498,25 +498,30 @@ async function phones() {
 }
 
 
-// Mixtour on boards of other shapes (issue 14): drawn from the position
-// string's board field, holes as not-board. Drawn here by the page's own
-// code into a scratch SVG, until the rules accept such strings.
+// Mixtour on boards of other shapes: drawn from the position string's board
+// field (R ranks of C cells, files a..j), holes as not-board; a click plays.
 async function shapedMixtourBoards() {
-  const draw = (fen) => page.evaluate((f) => {
-    const pos = parseMixtour(f);
-    const svg = document.createElementNS(SVG_NS, 'svg');
-    drawMixtour(svg, pos, { last: new Set(), targets: new Set(), from: null });
-    const squares = Object.fromEntries([...svg.querySelectorAll('g.sq')].map((g) => [g.dataset.square, g.dataset.stack]));
-    return { squares, holes: [...svg.querySelectorAll('rect.hole')].map((r) => r.dataset.hole).sort(), view: svg.getAttribute('viewBox') };
-  }, fen);
-  const round = await draw('#,x3,#/x5/x5/x5/#,x3,# 1 20,20 0,0 1 -');
+  await newGame('mixtour', 'human', 'human');
+  const load = async (fen) => {
+    await page.fill('#fen-input', fen);
+    await page.click('#fen-form button');
+    await page.waitForFunction((f) => document.body.dataset.fen === f, fen);
+    const squares = await page.$$eval('#board g.sq', (gs) => Object.fromEntries(gs.map((g) => [g.dataset.square, g.dataset.stack])));
+    const holes = await page.$$eval('#board rect.hole', (rs) => rs.map((r) => r.dataset.hole).sort());
+    return { squares, holes, view: await page.locator('#board').getAttribute('viewBox') };
+  };
+  const round = await load('#,x3,#/x5/x5/x5/#,x3,# 1 20,20 0,0 1 -');
   check(Object.keys(round.squares).length === 21 && JSON.stringify(round.holes) === '["a1","a5","e1","e5"]',
     `a 5 x 5 board without its corners: 21 squares, holes ${round.holes}`);
-  const wide = await draw('x7/x2,12,x,#2,x/x7 1 19,19 0,0 1 -');
+  await square('b1').click();
+  await page.waitForFunction(() => document.body.dataset.moves === '1');
+  check((await square('b1').getAttribute('data-stack')) === '1', 'a click entered a piece on b1 of the shaped board');
+  await page.locator('#board').screenshot({ path: join(outDir, 'board-mixtour-shaped.png') });
+  const wide = await load('x7/x2,12,x,#2,x/x7 1 19,19 0,0 1 -');
   check(Object.keys(wide.squares).length === 19 && wide.squares.c2 === '12' && JSON.stringify(wide.holes) === '["e2","f2"]',
     `a 3 x 7 board: 19 squares, the stack on c2, holes ${wide.holes}`);
   check(wide.view === '0 0 740 340', `the 3 x 7 board is drawn 7 wide and 3 high (${wide.view})`);
-  const big = await draw('x10/x10/x10/x10/x10/x10/x10/x10/x10/x9,1 2 19,20 0,0 1 -');
+  const big = await load('x10/x10/x10/x10/x10/x10/x10/x10/x10/x9,1 2 19,20 0,0 1 -');
   check(Object.keys(big.squares).length === 100 && big.squares.j1 === '1', 'a 10 x 10 board: files a..j, ranks 1..10');
 }
 
