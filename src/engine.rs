@@ -16,6 +16,8 @@ pub const MAX_THREADS: usize = 256;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
 pub const MAX_LEVEL: u8 = 20;
+/// The most principal variations `MultiPV` may ask for.
+pub const MAX_MULTIPV: usize = 8;
 
 /// How a level below full strength plays.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,6 +88,9 @@ pub struct GoParams {
     pub depth: Option<i32>,
     pub nodes: Option<u64>,
     pub infinite: bool,
+    /// `searchmoves`: the root moves to consider, as sent (empty: all).
+    /// `Session::check_search_moves` says which of them cannot be used.
+    pub search_moves: Vec<String>,
 }
 
 impl GoParams {
@@ -108,6 +113,8 @@ pub struct Options {
     pub threads: usize,
     pub move_overhead_ms: u64,
     pub level: u8,
+    /// Lines reported per iteration (the best, second best, ... root move).
+    pub multipv: usize,
 }
 
 impl Default for Options {
@@ -117,6 +124,7 @@ impl Default for Options {
             threads: 1,
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             level: MAX_LEVEL,
+            multipv: 1,
         }
     }
 }
@@ -153,6 +161,11 @@ pub trait Session: Send {
     fn outcome(&self) -> Outcome;
     fn side_to_move(&self) -> Side;
     fn legal_moves(&self) -> Vec<String>;
+    /// What is wrong with a `searchmoves` list in the current position: one
+    /// message per move that is malformed or illegal (`go` ignores those),
+    /// and one more if no move of the list is legal (`go` then searches
+    /// every move). Empty when the list is fine, empty, or the game is over.
+    fn check_search_moves(&self, moves: &[String]) -> Vec<String>;
 }
 
 pub struct GameSession<G: Game> {
@@ -176,6 +189,27 @@ impl<G: Game> GameSession<G> {
         &self.line
     }
 
+    /// The legal moves of a `searchmoves` list (duplicates dropped) and
+    /// what is wrong with the list (see `Session::check_search_moves`).
+    fn resolve_search_moves(&self, texts: &[String]) -> (Vec<G::Move>, Vec<String>) {
+        let (mut moves, mut errors) = (Vec::new(), Vec::new());
+        if texts.is_empty() || self.line.outcome().is_over() {
+            return (moves, errors);
+        }
+        let pos = self.line.position();
+        for text in texts {
+            match crate::game::find_legal(pos, text) {
+                Ok(mv) if !moves.contains(&mv) => moves.push(mv),
+                Ok(_) => {}
+                Err(e) => errors.push(format!("go searchmoves: {e}; ignored")),
+            }
+        }
+        if moves.is_empty() {
+            errors.push("go searchmoves: no legal move in the list; searching all moves".into());
+        }
+        (moves, errors)
+    }
+
     /// A noisy level: score every root move at a shallow depth, add noise,
     /// pick the best of the noisy scores.
     fn go_noisy(
@@ -184,6 +218,7 @@ impl<G: Game> GameSession<G> {
         params: &GoParams,
         options: &Options,
         (depth, noise): (i32, i32),
+        root_moves: &[G::Move],
     ) -> Option<(G::Move, i32, u64)> {
         let pos = self.line.position();
         let limits = Limits {
@@ -197,6 +232,7 @@ impl<G: Game> GameSession<G> {
             &mut self.heuristics[0],
             &limits,
             options,
+            root_moves,
         );
         // Seeded by position and game so that a match is reproducible.
         let seed = pos.hash() ^ self.games_started.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -255,7 +291,16 @@ impl<G: Game> Session for GameSession<G> {
             return BestMove::GameOver(reason);
         }
         let pos = self.line.position().clone();
-        if let Some((mv, plies)) = pos.prove(prove_budget(params)) {
+        let (root_moves, _) = self.resolve_search_moves(&params.search_moves);
+        let multipv = options.multipv.clamp(1, MAX_MULTIPV);
+        // A proof names one best move of all: not for several lines or a
+        // restricted root.
+        let proof = if multipv == 1 && root_moves.is_empty() {
+            pos.prove(prove_budget(params))
+        } else {
+            None
+        };
+        if let Some((mv, plies)) = proof {
             // A proven value: the fastest win, or the slowest loss.
             let score = match plies {
                 0 => 0,
@@ -265,6 +310,7 @@ impl<G: Game> Session for GameSession<G> {
             return answer_one_move(
                 report,
                 Info {
+                    multipv: 1,
                     depth: plies.unsigned_abs() as i32,
                     seldepth: plies.unsigned_abs() as usize,
                     score,
@@ -280,10 +326,11 @@ impl<G: Game> Session for GameSession<G> {
         match level_play(options.level) {
             Some(LevelPlay::Noisy { depth, noise }) => {
                 let start = Instant::now();
-                return match self.go_noisy(shared, params, options, (depth, noise)) {
+                return match self.go_noisy(shared, params, options, (depth, noise), &root_moves) {
                     Some((mv, score, nodes)) => answer_one_move(
                         report,
                         Info {
+                            multipv: 1,
                             depth,
                             seldepth: 0,
                             score,
@@ -311,6 +358,8 @@ impl<G: Game> Session for GameSession<G> {
             move_overhead_ms: options.move_overhead_ms,
             threads,
             exact: false,
+            multipv,
+            root_moves: &root_moves,
         };
         match search::search(
             &pos,
@@ -360,6 +409,10 @@ impl<G: Game> Session for GameSession<G> {
         let mut moves = Vec::new();
         self.line.position().generate_moves(&mut moves);
         moves.iter().map(|m| m.to_string()).collect()
+    }
+
+    fn check_search_moves(&self, moves: &[String]) -> Vec<String> {
+        self.resolve_search_moves(moves).1
     }
 }
 
@@ -478,6 +531,10 @@ impl<F: Game, G: Game<Variant = F::Variant>> Session for ShapedSession<F, G> {
 
     fn legal_moves(&self) -> Vec<String> {
         self.active().legal_moves()
+    }
+
+    fn check_search_moves(&self, moves: &[String]) -> Vec<String> {
+        self.active().check_search_moves(moves)
     }
 }
 
@@ -706,6 +763,32 @@ mod tests {
             assert!(go_at_level(fen, level, &params).1 <= 100, "level {level}");
         }
         assert!(last > 0, "no node-limited level");
+    }
+
+    #[test]
+    fn searchmoves_bind_every_level_and_bad_entries_are_named() {
+        let fen = "x3,11,x/x,22,x3/x5/x,2,2,x2/211,x3,1 1 15,15 0,0 1 b2";
+        let params = GoParams {
+            depth: Some(3),
+            search_moves: vec!["e5".into(), "zz9".into(), "a5".into(), "e5".into()],
+            ..GoParams::default()
+        };
+        for level in [1, 3, 8, MAX_LEVEL] {
+            let (best, _) = go_at_level(fen, level, &params);
+            assert!(best == "e5" || best == "a5", "level {level}: {best}");
+        }
+        let mut session = new_session("mixtour").unwrap();
+        session.set_position(Some(fen), &[]).unwrap();
+        let errors = session.check_search_moves(&params.search_moves);
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(errors[0].contains("'zz9'"), "{errors:?}");
+        let errors = session.check_search_moves(&["b2".into()]);
+        assert_eq!(
+            errors.len(),
+            2,
+            "b2 is taken: illegal, and then none is left"
+        );
+        assert!(session.check_search_moves(&[]).is_empty());
     }
 
     /// Plays `moves` out of the engine at 1x4 and checks each against the

@@ -213,6 +213,55 @@ fn the_same_go_nodes_twice_around_uginewgame_prints_the_same_lines() {
 }
 
 #[test]
+fn multipv_prints_every_line_of_every_depth_best_first() {
+    let engine = Engine::start();
+    engine.send("setoption name MultiPV value 3");
+    engine.send("position startpos moves c3 c4 d4");
+    engine.send("go depth 4");
+    let lines = engine.until("bestmove");
+    let field = |line: &str, key: &str| -> Option<String> {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let i = tokens.iter().position(|&t| t == key)?;
+        Some(tokens[i + 1..].join(" "))
+    };
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 4 * 3, "{lines:?}");
+    for (n, group) in infos.chunks(3).enumerate() {
+        let mut firsts = Vec::new();
+        let mut last_score = i32::MAX;
+        for (k, line) in group.iter().enumerate() {
+            let depth = field(line, "depth").unwrap();
+            assert!(depth.starts_with(&format!("{} ", n + 1)), "{line}");
+            let index = field(line, "multipv").unwrap();
+            assert!(index.starts_with(&format!("{} ", k + 1)), "{line}");
+            let score: i32 = field(line, "cp")
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            assert!(score <= last_score, "lines not best first: {group:?}");
+            last_score = score;
+            let pv = field(line, "pv").unwrap();
+            firsts.push(pv.split(' ').next().unwrap().to_string());
+        }
+        firsts.sort();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "a move on two lines: {group:?}");
+    }
+    let best = field(infos[9], "pv").unwrap();
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("bestmove {}", best.split(' ').next().unwrap())
+    );
+    engine.quit();
+}
+
+#[test]
 fn isready_is_answered_during_a_search_without_stopping_it() {
     let engine = Engine::start();
     engine.send("position startpos");

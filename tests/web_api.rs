@@ -1052,11 +1052,23 @@ fn the_analysis_follows_the_position_shown_and_its_lines_play() {
         json!({"engine": "stackfish", "multipv": 2})
     );
     assert_eq!(s["analysing"], true);
-    let s = wait_for(a, 20, "analysis lines", |s| {
+    let s = wait_for(a, 20, "two analysis lines", |s| {
         s["reports"]["analysis"]["lines"][0]["pv"]
             .as_array()
             .is_some_and(|pv| pv.len() >= 2)
+            && s["reports"]["analysis"]["lines"]
+                .as_array()
+                .is_some_and(|l| l.len() == 2)
     });
+    let lines = &s["reports"]["analysis"]["lines"];
+    assert_eq!(
+        (lines[0]["multipv"].clone(), lines[1]["multipv"].clone()),
+        (json!(1), json!(2))
+    );
+    assert_ne!(
+        lines[0]["pv"][0], lines[1]["pv"][0],
+        "two different first moves"
+    );
     assert_eq!(s["reports"]["analysis"]["ply"], 0);
     assert!(!s["evals"][0].is_null(), "the start position is evaluated");
     let pv: Vec<String> = s["reports"]["analysis"]["lines"][0]["pv"]

@@ -616,6 +616,27 @@ mod tests {
     }
 
     #[test]
+    fn only_the_first_multipv_line_is_recorded() {
+        let mut info = SearchInfo::default();
+        for line in [
+            "info depth 5 multipv 1 score cp 40 pv c3",
+            "info depth 5 multipv 2 score cp -10 pv d4",
+            "info depth 5 multipv 3 score mate -1 pv e1",
+            "info string multipv 2 is not a field here: depth 9",
+        ] {
+            parse_info(line, &mut info);
+        }
+        assert_eq!(
+            info,
+            SearchInfo {
+                depth: Some(5),
+                cp: Some(40),
+                mate: None
+            }
+        );
+    }
+
+    #[test]
     fn search_reads_info_and_strict_bestmove() {
         let far = Instant::now() + Duration::from_secs(5);
         let mut e = fake(|l| {

@@ -172,6 +172,26 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
     Ok(Command::Position { fen, moves })
 }
 
+/// Every parameter name of `go`: where a `searchmoves` list ends.
+const GO_KEYWORDS: [&str; 16] = [
+    "p1time",
+    "wtime",
+    "p2time",
+    "btime",
+    "p1inc",
+    "winc",
+    "p2inc",
+    "binc",
+    "movestogo",
+    "movetime",
+    "depth",
+    "nodes",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "perft",
+];
+
 fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
     if rest.first() == Some(&"perft") {
         return match rest.get(1).map(|d| d.parse::<u32>()) {
@@ -184,6 +204,21 @@ fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
     let mut i = 0;
     while i < rest.len() {
         let key = rest[i];
+        if key == "searchmoves" {
+            // The moves run up to the next parameter name (no move of any of
+            // our games is spelt like one) or the end of the line.
+            let count = rest[i + 1..]
+                .iter()
+                .take_while(|t| !GO_KEYWORDS.contains(t))
+                .count();
+            if count == 0 {
+                warnings.push("go: 'searchmoves' without moves ignored".to_string());
+            }
+            p.search_moves
+                .extend(rest[i + 1..i + 1 + count].iter().map(|m| m.to_string()));
+            i += 1 + count;
+            continue;
+        }
         let takes_value = !matches!(key, "infinite" | "ponder");
         let value = rest.get(i + 1).copied();
         let number = |warnings: &mut Vec<String>| -> Option<u64> {
@@ -267,6 +302,23 @@ mod tests {
         };
         assert_eq!((p.depth, p.nodes, p.move_time), (None, Some(500), Some(0)));
         assert_eq!(w.len(), 2, "{w:?}");
+    }
+
+    #[test]
+    fn searchmoves_run_to_the_next_parameter_or_the_end() {
+        let (Command::Go(p), w) =
+            parse("go searchmoves c3 2a1b2 depth 4 searchmoves pass").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(p.search_moves, ["c3", "2a1b2", "pass"]);
+        assert_eq!(p.depth, Some(4));
+        assert!(w.is_empty(), "{w:?}");
+        let (Command::Go(p), w) = parse("go depth 2 searchmoves").unwrap() else {
+            panic!()
+        };
+        assert!(p.search_moves.is_empty());
+        assert_eq!((p.depth, w.len()), (Some(2), 1), "{w:?}");
     }
 
     #[test]

@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crate::engine::{
-    self, BestMove, Options, Session, MAX_HASH_MB, MAX_LEVEL, MAX_MOVE_OVERHEAD_MS, MAX_THREADS,
+    self, BestMove, Options, Session, MAX_HASH_MB, MAX_LEVEL, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
+    MAX_THREADS,
 };
 use crate::game::{variant_names, Side};
 use crate::search::{Info, Shared};
@@ -216,6 +217,10 @@ impl Engine {
         self.out.line(&format!(
             "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
         ));
+        self.out.line(&format!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
+            d.multipv
+        ));
         self.out.line("option name Clear Hash type button");
         self.out.line(match dialect {
             Dialect::Ugi => "ugiok",
@@ -250,6 +255,7 @@ impl Engine {
                 spin(0, MAX_MOVE_OVERHEAD_MS).map(|n| self.options.move_overhead_ms = n)
             }
             "level" => spin(1, MAX_LEVEL as u64).map(|n| self.options.level = n as u8),
+            "multipv" => spin(1, MAX_MULTIPV as u64).map(|n| self.options.multipv = n as usize),
             "clearhash" => {
                 self.shared.tt.clear();
                 Ok(())
@@ -277,6 +283,9 @@ impl Engine {
         let Some(mut session) = self.session.take() else {
             return;
         };
+        for e in session.check_search_moves(&params.search_moves) {
+            self.info_string(&format!("error: {e}"));
+        }
         self.shared.arm();
         let (out, shared, options, events) = (
             self.out.clone(),

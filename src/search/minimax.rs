@@ -11,6 +11,25 @@ pub fn minimax<G: Game>(pos: &G, depth: i32, keys: &mut Vec<u64>) -> i32 {
     value(pos, depth, 0, keys)
 }
 
+/// The minimax value of every legal move of `pos` (not a finished game) at
+/// `depth` (>= 1), in generation order: what the root's best moves are
+/// checked against.
+pub fn root_values<G: Game>(pos: &G, depth: i32, keys: &mut Vec<u64>) -> Vec<(G::Move, i32)> {
+    let mut moves = Vec::new();
+    pos.generate_moves(&mut moves);
+    moves
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play(mv);
+            keys.push(child.repetition_key());
+            let v = -value(&child, depth - 1, 1, keys);
+            keys.pop();
+            (mv, v)
+        })
+        .collect()
+}
+
 fn value<G: Game>(pos: &G, depth: i32, ply: usize, keys: &mut Vec<u64>) -> i32 {
     if ply > 0 {
         if let Outcome::Over { result, .. } = pos.outcome() {

@@ -99,6 +99,8 @@ fn from_tt(score: i32, ply: usize) -> i32 {
 /// Reported after each completed iteration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Info {
+    /// Which line this is with `MultiPV`: 1 for the best, 2 for the second...
+    pub multipv: usize,
     pub depth: i32,
     pub seldepth: usize,
     pub score: i32,
@@ -117,9 +119,10 @@ impl Info {
         };
         let nps = self.nodes * 1000 / self.time_ms.max(1);
         format!(
-            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+            "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {} pv {}",
             self.depth,
             self.seldepth,
+            self.multipv,
             score,
             self.nodes,
             nps,
@@ -205,9 +208,19 @@ struct Thread<'a, G: Game> {
     /// Test oracle mode: no reductions, and a table entry cuts off only at
     /// exactly its depth, so the search returns the fixed-depth minimax value.
     exact: bool,
+    /// `go searchmoves`: the root moves that may be searched (`None`: all).
+    root_allowed: Option<Vec<G::Move>>,
+    /// MultiPV: root moves already given a line in this iteration.
+    root_excluded: Vec<G::Move>,
 }
 
 impl<G: Game> Thread<'_, G> {
+    /// Whether the root searches only some of its legal moves; its result is
+    /// then not the position's value and stays out of the table.
+    fn root_restricted(&self) -> bool {
+        self.root_allowed.is_some() || !self.root_excluded.is_empty()
+    }
+
     fn should_stop(&mut self) -> bool {
         if self.stopped {
             return true;
@@ -344,6 +357,13 @@ impl<G: Game> Thread<'_, G> {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         pos.generate_moves(&mut moves);
+        let restricted = ply == 0 && self.root_restricted();
+        if restricted {
+            let (allowed, excluded) = (&self.root_allowed, &self.root_excluded);
+            moves.retain(|m| {
+                allowed.as_ref().is_none_or(|a| a.contains(m)) && !excluded.contains(m)
+            });
+        }
         let mut keys = std::mem::take(&mut self.order_keys[ply]);
         self.order(pos, &moves, tt_move, ply, &mut keys);
 
@@ -421,10 +441,12 @@ impl<G: Game> Thread<'_, G> {
         } else {
             Bound::Upper
         };
-        let mv_bits = best_move.map_or(0, G::move_bits);
-        self.shared
-            .tt
-            .store(key, mv_bits, to_tt(best, ply), 0, depth, bound);
+        if !restricted {
+            let mv_bits = best_move.map_or(0, G::move_bits);
+            self.shared
+                .tt
+                .store(key, mv_bits, to_tt(best, ply), 0, depth, bound);
+        }
         best
     }
 
@@ -500,12 +522,17 @@ impl<G: Game> Thread<'_, G> {
 }
 
 /// Options of one search call.
-pub struct SearchParams<'a> {
+pub struct SearchParams<'a, M> {
     pub limits: &'a Limits,
     pub move_overhead_ms: u64,
     pub threads: usize,
     /// See `Thread::exact`: the minimax value, for tests; false otherwise.
     pub exact: bool,
+    /// How many best root moves get a line of their own (MultiPV), at least 1.
+    pub multipv: usize,
+    /// `go searchmoves`: only these root moves are searched; empty means
+    /// all. Moves that are not legal are ignored; if none is, all are searched.
+    pub root_moves: &'a [M],
 }
 
 /// The result of `search`.
@@ -521,14 +548,15 @@ pub struct SearchResult<M> {
 /// Searches `root` (with `history`: the repetition keys of the game up to and
 /// including the root) and returns a legal move, or `None` if there is none.
 /// The caller checks that the game is not over. `report` is called after each
-/// completed iteration of the main thread; `heuristics` has one entry per
-/// thread that may run. The stop flag in `shared` ends the search early.
+/// completed iteration of the main thread, once per MultiPV line, best first;
+/// `heuristics` has one entry per thread that may run. The stop flag in
+/// `shared` ends the search early.
 pub fn search<G: Game>(
     root: &G,
     history: &[u64],
     shared: &Arc<Shared>,
     heuristics: &mut [Heuristics],
-    params: &SearchParams,
+    params: &SearchParams<G::Move>,
     report: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult<G::Move>> {
     let deadline = Deadline::new(params.limits, params.move_overhead_ms);
@@ -536,7 +564,15 @@ pub fn search<G: Game>(
     shared.helper_nodes.store(0, Relaxed);
     let mut root_moves = Vec::new();
     root.generate_moves(&mut root_moves);
-    let first = *root_moves.first()?;
+    let allowed: Vec<G::Move> = root_moves
+        .iter()
+        .copied()
+        .filter(|m| params.root_moves.contains(m))
+        .collect();
+    let allowed = (!allowed.is_empty()).then_some(allowed);
+    let candidates = allowed.as_deref().unwrap_or(&root_moves);
+    let first = *candidates.first()?;
+    let lines = params.multipv.clamp(1, candidates.len());
     let fallback = SearchResult {
         best: first,
         score: 0,
@@ -551,8 +587,10 @@ pub fn search<G: Game>(
         for (i, heur) in helper_heur.iter_mut().take(threads - 1).enumerate() {
             let limits = params.limits;
             let shared = &**shared;
+            let allowed = allowed.clone();
             scope.spawn(move || {
                 let mut t = new_thread::<G>(shared, deadline, limits, false, heur, history, false);
+                t.root_allowed = allowed;
                 // Helpers search every other depth, staggered, so they run
                 // ahead of the main thread and fill the table for it instead
                 // of walking the same nodes at the same time.
@@ -561,6 +599,7 @@ pub fn search<G: Game>(
                     root,
                     2 + (i as i32 % 2),
                     HELPER_DEPTH_STEP,
+                    1,
                     &mut |_| {},
                 );
             });
@@ -574,7 +613,8 @@ pub fn search<G: Game>(
             history,
             params.exact,
         );
-        result = iterate(&mut t, root, 1, 1, report).unwrap_or(fallback);
+        t.root_allowed = allowed.clone();
+        result = iterate(&mut t, root, 1, 1, lines, report).unwrap_or(fallback);
         result.nodes = t.nodes;
         shared.abort.store(true, Relaxed);
     });
@@ -605,59 +645,92 @@ fn new_thread<'a, G: Game>(
         seldepth: 0,
         stopped: false,
         exact,
+        root_allowed: None,
+        root_excluded: Vec::new(),
     }
 }
 
+/// Iterative deepening with `lines` principal variations (at most the number
+/// of root moves the thread may search). Line k is searched with the root
+/// moves of lines 1..k excluded, so its score is the k-th best; an iteration
+/// counts only when all its lines are complete.
 fn iterate<G: Game>(
     t: &mut Thread<G>,
     root: &G,
     first_depth: i32,
     depth_step: i32,
+    lines: usize,
     report: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult<G::Move>> {
     let max_depth = t.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let mut best: Option<SearchResult<G::Move>> = None;
+    // The scores of the lines of the last complete iteration: their
+    // aspiration guesses in the next one.
+    let mut guesses: Vec<i32> = Vec::new();
     let mut depth = first_depth.min(max_depth);
     while depth <= max_depth {
         t.seldepth = 0;
-        let score = t.aspirate(root, depth, best.as_ref().map(|b| b.score));
-        let pv = t.pv[0].clone();
-        // An interrupted iteration is used only if it found a move at all and
-        // is not the first: the previous complete one is more trustworthy.
-        if t.stopped && best.is_some() {
+        let mut found: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines);
+        t.root_excluded.clear();
+        for k in 0..lines {
+            let score = t.aspirate(root, depth, guesses.get(k).copied());
+            let pv = t.pv[0].clone();
+            if t.stopped {
+                // An interrupted iteration is used only if it found a move at
+                // all and is not the first: the previous complete one is more
+                // trustworthy.
+                if best.is_none() && found.is_empty() && !pv.is_empty() {
+                    found.push((score, pv));
+                }
+                break;
+            }
+            let Some(&mv) = pv.first() else { break };
+            t.root_excluded.push(mv);
+            found.push((score, pv));
+        }
+        t.root_excluded.clear();
+        if found.is_empty() || (t.stopped && best.is_some()) {
             break;
         }
-        if let Some(&mv) = pv.first() {
-            best = Some(SearchResult {
-                best: mv,
-                score,
-                depth,
-                pv: pv.clone(),
-                nodes: t.nodes,
-            });
-            if t.main {
-                let info = Info {
+        // Reductions can let a later line score above an earlier one.
+        found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+        let (score, pv) = &found[0];
+        best = Some(SearchResult {
+            best: pv[0],
+            score: *score,
+            depth,
+            pv: pv.clone(),
+            nodes: t.nodes,
+        });
+        if t.main {
+            for (k, (score, pv)) in found.iter().enumerate() {
+                report(&Info {
+                    multipv: k + 1,
                     depth,
                     seldepth: t.seldepth,
-                    score,
+                    score: *score,
                     nodes: t.nodes + t.shared.helper_nodes.load(Relaxed),
                     time_ms: t.deadline.elapsed().as_millis() as u64,
                     hashfull: t.shared.tt.hashfull(),
                     pv: pv.iter().map(|m| m.to_string()).collect(),
-                };
-                report(&info);
+                });
             }
         }
         if t.stopped || t.shared.stopping() {
             break;
         }
-        // A forced result is final once the search is deep enough to see it.
-        if score.abs() > WIN_BOUND && depth >= WIN - score.abs() {
+        // A forced result is final once the search is deep enough to see it
+        // (for every line).
+        if found
+            .iter()
+            .all(|&(s, _)| s.abs() > WIN_BOUND && depth >= WIN - s.abs())
+        {
             break;
         }
         if t.main && t.deadline.past_soft() {
             break;
         }
+        guesses = found.iter().map(|&(s, _)| s).collect();
         depth += depth_step;
     }
     best
@@ -666,10 +739,10 @@ fn iterate<G: Game>(
 #[cfg(test)]
 mod tests;
 
-/// Every root move with its score from a full-window search to `limits.depth`
-/// (for the weaker levels, which choose among them), and the nodes searched.
-/// Stops early, keeping the moves scored so far, when the limits or the stop
-/// flag say so.
+/// Every root move (of `only`, if it names any legal one) with its score from
+/// a full-window search to `limits.depth` (for the weaker levels, which
+/// choose among them), and the nodes searched. Stops early, keeping the moves
+/// scored so far, when the limits or the stop flag say so.
 pub fn root_scores<G: Game>(
     root: &G,
     history: &[u64],
@@ -677,6 +750,7 @@ pub fn root_scores<G: Game>(
     heuristics: &mut Heuristics,
     limits: &Limits,
     options: &crate::engine::Options,
+    only: &[G::Move],
 ) -> (Vec<(G::Move, i32)>, u64) {
     let deadline = Deadline::new(limits, options.move_overhead_ms);
     shared.tt.new_search();
@@ -684,6 +758,9 @@ pub fn root_scores<G: Game>(
     let depth = limits.depth.unwrap_or(1).max(1);
     let mut moves = Vec::new();
     root.generate_moves(&mut moves);
+    if moves.iter().any(|m| only.contains(m)) {
+        moves.retain(|m| only.contains(m));
+    }
     let mut scored = Vec::with_capacity(moves.len());
     for mv in moves {
         let mut child = root.clone();

@@ -4,14 +4,28 @@
 use super::*;
 use crate::game::mixtour::{Mixtour, MixtourVariant};
 use crate::game::{find_legal, Game, Line};
-use minimax::minimax;
+use minimax::{minimax, root_values};
 use rand::{Rng, SeedableRng};
 
 fn pos(fen: &str) -> Mixtour {
     Mixtour::from_fen(&MixtourVariant::STANDARD, fen).unwrap()
 }
 
-fn run(p: &Mixtour, limits: Limits, strict: bool) -> SearchResult<<Mixtour as Game>::Move> {
+type Mv = <Mixtour as Game>::Move;
+
+fn run(p: &Mixtour, limits: Limits, strict: bool) -> SearchResult<Mv> {
+    run_lines(p, limits, strict, 1, &[]).0
+}
+
+/// A one-thread search with `multipv` lines over `root_moves` (empty: all),
+/// and every info it reported.
+fn run_lines(
+    p: &Mixtour,
+    limits: Limits,
+    strict: bool,
+    multipv: usize,
+    root_moves: &[Mv],
+) -> (SearchResult<Mv>, Vec<Info>) {
     let shared = Arc::new(Shared::new(4));
     let mut heur = vec![Heuristics::default()];
     let params = SearchParams {
@@ -19,16 +33,44 @@ fn run(p: &Mixtour, limits: Limits, strict: bool) -> SearchResult<<Mixtour as Ga
         move_overhead_ms: 0,
         threads: 1,
         exact: strict,
+        multipv,
+        root_moves,
     };
-    search(
+    let mut infos = Vec::new();
+    let r = search(
         p,
         &[p.repetition_key()],
         &shared,
         &mut heur,
         &params,
-        &mut |_| {},
+        &mut |i| infos.push(i.clone()),
     )
-    .expect("a legal move")
+    .expect("a legal move");
+    (r, infos)
+}
+
+/// Positions 4 to 24 random plies into a game with small reserves, not over.
+fn random_positions(seed: u64, count: usize) -> Vec<Mixtour> {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    while out.len() < count {
+        let mut p = Mixtour::start(&MixtourVariant {
+            reserve: 6,
+            goal: 1,
+        });
+        for _ in 0..rng.gen_range(4..24) {
+            if p.outcome().is_over() {
+                break;
+            }
+            let mut m = Vec::new();
+            p.generate_moves(&mut m);
+            p.play(m[rng.gen_range(0..m.len())]);
+        }
+        if !p.outcome().is_over() {
+            out.push(p);
+        }
+    }
+    out
 }
 
 fn depth(d: i32) -> Limits {
@@ -195,6 +237,7 @@ fn repetition_with_the_game_history_is_a_draw() {
             &mut Heuristics::default(),
             &depth(d),
             &crate::engine::Options::default(),
+            &[],
         );
         let d1e1 = find_legal(&p, "d1e1").unwrap();
         let (_, score) = scores.iter().find(|(m, _)| *m == d1e1).expect("scored");
@@ -218,6 +261,8 @@ fn a_search_on_two_threads_returns_a_legal_move() {
         move_overhead_ms: 0,
         threads: 2,
         exact: false,
+        multipv: 1,
+        root_moves: &[],
     };
     let r = search(
         &p,
@@ -246,4 +291,81 @@ fn mate_scores_round_trip_through_the_table_relative_to_the_node() {
     }
     // A win 5 plies below a node at ply 3 is stored as 5 from that node.
     assert_eq!(to_tt(WIN - 8, 3), WIN - 5);
+}
+
+#[test]
+fn multipv_lines_are_the_k_best_moves_by_plain_minimax() {
+    for (n, p) in random_positions(17, 30).iter().enumerate() {
+        for d in 1..=3 {
+            let mut values = root_values(p, d, &mut vec![p.repetition_key()]);
+            values.sort_by_key(|&(_, v)| std::cmp::Reverse(v));
+            let k = 4;
+            let (r, infos) = run_lines(p, depth(d), true, k, &[]);
+            // The last iteration: depth d, or a shallower one that proved
+            // every line's result, which deeper searches only confirm.
+            let reached = infos.last().unwrap().depth;
+            let last: Vec<&Info> = infos.iter().filter(|i| i.depth == reached).collect();
+            assert_eq!(last.len(), k.min(values.len()), "depth {d} {}", p.fen());
+            assert!(
+                reached == d || last.iter().all(|i| i.score.abs() > WIN_BOUND),
+                "stopped at depth {reached} of {d}"
+            );
+            let mut seen = Vec::new();
+            for (i, info) in last.iter().enumerate() {
+                assert_eq!(info.multipv, i + 1);
+                assert_eq!(
+                    info.score,
+                    values[i].1,
+                    "line {} depth {d} in {}",
+                    i + 1,
+                    p.fen()
+                );
+                // The line's move really has that value, and no move gets two lines.
+                let mv = find_legal(p, &info.pv[0]).unwrap();
+                let own = values.iter().find(|(m, _)| *m == mv).unwrap().1;
+                assert_eq!(own, info.score, "{} in {}", info.pv[0], p.fen());
+                assert!(!seen.contains(&mv), "{} twice (position {n})", info.pv[0]);
+                seen.push(mv);
+            }
+            assert_eq!((r.best, r.score), (seen[0], values[0].1));
+        }
+    }
+}
+
+#[test]
+fn searchmoves_restrict_the_root_to_the_legal_moves_named() {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+    for p in random_positions(23, 30) {
+        let values = root_values(&p, 2, &mut vec![p.repetition_key()]);
+        let mut subset: Vec<Mv> = values
+            .iter()
+            .map(|&(m, _)| m)
+            .filter(|_| rng.gen_bool(0.3))
+            .collect();
+        subset.truncate(3);
+        if subset.is_empty() {
+            continue;
+        }
+        let best_of_subset = values
+            .iter()
+            .filter(|(m, _)| subset.contains(m))
+            .map(|&(_, v)| v)
+            .max()
+            .unwrap();
+        // Asking for more lines than there are allowed moves gives one per move.
+        let (r, infos) = run_lines(&p, depth(2), true, 5, &subset);
+        assert!(subset.contains(&r.best), "{} not in {subset:?}", r.best);
+        assert_eq!(r.score, best_of_subset, "{}", p.fen());
+        let reached = infos.last().unwrap().depth;
+        let last = infos.iter().filter(|i| i.depth == reached).count();
+        assert_eq!(last, subset.len());
+        // A move that is not legal here is ignored; a list without any legal
+        // move means every move.
+        let foreign = (0..25)
+            .map(Mv::place)
+            .find(|m| values.iter().all(|(v, _)| v != m))
+            .expect("an occupied square");
+        let (r, _) = run_lines(&p, depth(2), true, 1, &[foreign]);
+        assert_eq!(r.score, values.iter().map(|&(_, v)| v).max().unwrap());
+    }
 }

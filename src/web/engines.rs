@@ -145,7 +145,7 @@ pub struct Report {
 impl Report {
     fn from_info(info: &Info) -> Report {
         Report {
-            multipv: 1,
+            multipv: u32::try_from(info.multipv).unwrap_or(1).max(1),
             depth: info.depth.max(0) as u32,
             score: match search::mate_in(info.score) {
                 Some(n) => Score::Mate(n),
@@ -259,6 +259,7 @@ impl Searcher for Builtin {
             // Nothing travels between the server and its engine.
             move_overhead_ms: 0,
             level: job.level,
+            multipv: usize::from(job.multipv),
         };
         self.shared.arm();
         let shared = &self.shared;

@@ -354,7 +354,7 @@ async function analysis() {
   await page.waitForFunction(() => document.body.dataset.analysing === 'true');
   await page.waitForFunction(() => {
     const lines = document.querySelectorAll('#analysis-lines .line');
-    return lines.length >= 1 && lines[0].querySelectorAll('.pv-move').length >= 2;
+    return lines.length === 3 && lines[0].querySelectorAll('.pv-move').length >= 2;
   }, null, { timeout: ENGINE_WAIT_MS });
   // Let the analysis deepen for a while: every line it reports is timed.
   await page.waitForTimeout(2500);
@@ -362,7 +362,9 @@ async function analysis() {
   check(JSON.stringify(state.analysis_mode) === JSON.stringify({ engine: 'stackfish', multipv: 3 }), 'analysis is on with 3 lines');
   const shown = await page.locator('#analysis-lines .line').count();
   const lines = state.reports.analysis.lines.length;
-  check(shown === lines && lines >= 1 && lines <= 3, `the analysis lines are shown (${shown} of up to 3)`);
+  check(shown === 3 && lines === 3, `the 3 analysis lines are shown (${shown})`);
+  const firsts = state.reports.analysis.lines.map((l) => l.pv[0]);
+  check(new Set(firsts).size === 3, `the 3 lines start with 3 different moves (${firsts})`);
   await page.screenshot({ path: join(outDir, 'analysis.png') });
   const delays = await page.evaluate(() => [...lineDelays]);
   const d = spread(delays);
