@@ -1,6 +1,6 @@
 //! The stackfish engine: with no arguments it speaks UGI/UCI on stdin/stdout.
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use stackfish::manual::{self, Shell};
 use std::process::ExitCode;
 
@@ -62,12 +62,22 @@ enum Command {
         /// Port to listen on; 0 picks a free one (the printed address has it).
         #[arg(long, default_value_t = stackfish::web::DEFAULT_PORT)]
         port: u16,
-        /// Address to listen on; the default is reachable from this machine only.
+        /// Address to listen on; the default is reachable from this machine
+        /// only. 0.0.0.0 opens the game and its engines to the whole network,
+        /// without a login: only on a network you trust.
         #[arg(long, default_value = stackfish::web::DEFAULT_HOST)]
         host: String,
         /// Open the page in the desktop's browser.
         #[arg(long)]
         open: bool,
+        /// Another engine the page offers as an opponent or analyser, in the
+        /// arena's syntax: name=NAME cmd=PATH [args="..."] [proto=ugi|uci]
+        /// [dir=PATH] [option.X=v]. Repeat for each engine.
+        #[arg(long, num_args = 1.., action = clap::ArgAction::Append, value_name = "KEY=VALUE")]
+        engine: Vec<String>,
+        /// Milliseconds an engine has to start (and to answer isready).
+        #[arg(long, default_value_t = stackfish::web::engines::DEFAULT_STARTUP_MS)]
+        startup_timeout: u64,
     },
     /// Print the Mixtour position string of a StackAndConquer file: a board
     /// (.in, .stackboard) gives its start position, a saved game
@@ -120,8 +130,22 @@ enum Command {
     },
 }
 
+/// The `--engine` occurrences of `serve`, each a group of tokens (clap's
+/// derive flattens them).
+fn engine_groups(matches: &clap::ArgMatches) -> Vec<Vec<String>> {
+    matches
+        .subcommand_matches("serve")
+        .and_then(|m| m.try_get_occurrences::<String>("engine").ok().flatten())
+        .map(|groups| groups.map(|g| g.cloned().collect()).collect())
+        .unwrap_or_default()
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     match cli.command {
         Some(Command::Perft {
             depth,
@@ -196,8 +220,24 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some(Command::Serve { port, host, open }) => {
-            let server = match stackfish::web::WebServer::start(&host, port) {
+        Some(Command::Serve {
+            port,
+            host,
+            open,
+            engine: _,
+            startup_timeout,
+        }) => {
+            let roster = match stackfish::web::Roster::from_groups(
+                &engine_groups(&matches),
+                startup_timeout,
+            ) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let server = match stackfish::web::WebServer::start_with(&host, port, roster) {
                 Ok(server) => server,
                 Err(e) => {
                     eprintln!("error: {e}");
