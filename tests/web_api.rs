@@ -878,7 +878,11 @@ fn server_with(engines: &[&[&str]], startup_ms: u64) -> WebServer {
         .map(|g| g.iter().map(|t| t.to_string()).collect())
         .collect();
     let roster = stackfish::web::Roster::from_groups(&groups, startup_ms).expect("engines");
-    WebServer::start_with("127.0.0.1", 0, roster).expect("server starts")
+    let options = stackfish::web::ServeOptions {
+        roster,
+        ..Default::default()
+    };
+    WebServer::start_with("127.0.0.1", 0, options).expect("server starts")
 }
 
 fn mock_engine(name: &str, args: &str) -> Vec<String> {

@@ -78,6 +78,11 @@ enum Command {
         /// Milliseconds an engine has to start (and to answer isready).
         #[arg(long, default_value_t = stackfish::web::engines::DEFAULT_STARTUP_MS)]
         startup_timeout: u64,
+        /// A folder of Silo table files (as the engine option SiloTablePath):
+        /// a Silo position a table covers shows its exact value and each
+        /// move's.
+        #[arg(long, value_name = "FOLDER")]
+        silo_tables: Option<std::path::PathBuf>,
     },
     /// Print the Mixtour position string of a StackAndConquer file: a board
     /// (.in, .stackboard) gives its start position, a saved game
@@ -138,6 +143,29 @@ fn engine_groups(matches: &clap::ArgMatches) -> Vec<Vec<String>> {
         .and_then(|m| m.try_get_occurrences::<String>("engine").ok().flatten())
         .map(|groups| groups.map(|g| g.cloned().collect()).collect())
         .unwrap_or_default()
+}
+
+/// `serve --silo-tables`: the tables of a folder, each file it skips named
+/// on standard error, and the tables found.
+fn open_silo_tables(folder: &std::path::Path) -> Result<stackfish::tablebase::TableSet, String> {
+    let (set, notes) = stackfish::tablebase::TableSet::open_folder(folder)?;
+    for note in notes {
+        eprintln!("note: {note}");
+    }
+    let found: Vec<String> = set
+        .tables()
+        .iter()
+        .map(|t| t.config().to_string())
+        .collect();
+    if found.is_empty() {
+        eprintln!(
+            "note: no Silo table in {}: the explorer has nothing to show",
+            folder.display()
+        );
+    } else {
+        eprintln!("stackfish: Silo tables: {}", found.join("; "));
+    }
+    Ok(set)
 }
 
 fn main() -> ExitCode {
@@ -226,6 +254,7 @@ fn main() -> ExitCode {
             open,
             engine: _,
             startup_timeout,
+            silo_tables,
         }) => {
             let roster = match stackfish::web::Roster::from_groups(
                 &engine_groups(&matches),
@@ -237,7 +266,18 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let server = match stackfish::web::WebServer::start_with(&host, port, roster) {
+            let silo_tables = match silo_tables.as_deref().map(open_silo_tables).transpose() {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let options = stackfish::web::ServeOptions {
+                roster,
+                silo_tables,
+            };
+            let server = match stackfish::web::WebServer::start_with(&host, port, options) {
                 Ok(server) => server,
                 Err(e) => {
                     eprintln!("error: {e}");

@@ -404,11 +404,21 @@ impl std::error::Error for SacError {}
 /// library and written in its own spelling. A board file gives its start
 /// for two players (goal `goal`, 1 without it), a saved game its position.
 pub fn import(path: &Path, goal: Option<u32>) -> Result<String, String> {
-    let name = path.display();
-    let desc = read_path(path, goal).map_err(|e| match e {
-        SacError::Io(_) | SacError::UnknownKind(_) => e.to_string(),
-        e => format!("{name}: {e}"),
-    })?;
+    let kind = FileKind::of(path)
+        .ok_or_else(|| SacError::UnknownKind(path.display().to_string()).to_string())?;
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    import_bytes(&path.display().to_string(), kind, &bytes, goal)
+}
+
+/// `import` of a file's content, `name` naming it in the messages (the
+/// browser board's uploads, which never touch the disk).
+pub fn import_bytes(
+    name: &str,
+    kind: FileKind,
+    bytes: &[u8],
+    goal: Option<u32>,
+) -> Result<String, String> {
+    let desc = read_bytes(kind, bytes, goal).map_err(|e| format!("{name}: {e}"))?;
     checked_fen(&desc).map_err(|e| format!("{name}: {e}"))
 }
 

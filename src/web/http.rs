@@ -54,6 +54,9 @@ const ROUTES: &[(&str, &str)] = &[
     ("/api/state", "GET"),
     ("/api/events", "GET"),
     ("/api/record", "GET"),
+    ("/api/boards", "GET"),
+    ("/api/stacksav", "GET"),
+    ("/api/stackboard", "GET"),
     ("/api/new", "POST"),
     ("/api/move", "POST"),
     ("/api/go", "POST"),
@@ -97,6 +100,9 @@ pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Rout
         .route("/api/state", get(api_state))
         .route("/api/events", get(api_events))
         .route("/api/record", get(api_record))
+        .route("/api/boards", get(api_boards))
+        .route("/api/stacksav", get(api_stacksav))
+        .route("/api/stackboard", get(api_stackboard))
         .route(
             "/api/new",
             post_with(|app, b| app.new_game(parse_or_default(b)?)),
@@ -286,12 +292,45 @@ async fn api_state(State(ctx): State<Ctx>) -> Response {
 async fn api_record(State(ctx): State<Ctx>) -> Response {
     let state = ctx.app.state();
     let name = format!("stackfish-{}-{}.pgn", state.variant, state.moves.len());
-    let mut r = page("text/plain; charset=utf-8", "").into_response();
-    *r.body_mut() = Body::from(ctx.app.record());
+    attachment("text/plain; charset=utf-8", &name, ctx.app.record())
+}
+
+/// A file for the browser to save as `name`.
+fn attachment(content_type: &'static str, name: &str, content: String) -> Response {
+    let mut r = page(content_type, "").into_response();
+    *r.body_mut() = Body::from(content);
     if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
         r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
     }
     r
+}
+
+async fn api_boards(State(ctx): State<Ctx>) -> Response {
+    json(&ctx.app.boards())
+}
+
+/// The position shown as a StackAndConquer saved game (base64 text).
+async fn api_stacksav(State(ctx): State<Ctx>) -> Response {
+    match ctx.app.export() {
+        Ok(e) => attachment(
+            "application/octet-stream",
+            &e.stacksav.name,
+            e.stacksav.content,
+        ),
+        Err(e) => e.into_response(),
+    }
+}
+
+/// The board file the saved game names (JSON).
+async fn api_stackboard(State(ctx): State<Ctx>) -> Response {
+    match ctx.app.export() {
+        Ok(e) => attachment(
+            "application/octet-stream",
+            &e.stackboard.name,
+            e.stackboard.content,
+        ),
+        Err(e) => e.into_response(),
+    }
 }
 
 /// Server-sent events: the state now, then again after every change (a

@@ -6,6 +6,8 @@
 
 pub mod engines;
 pub mod eval;
+pub mod explorer;
+pub mod files;
 mod http;
 mod state;
 mod view;
@@ -24,10 +26,13 @@ pub use state::{
 };
 pub use view::StateView;
 
+use crate::tablebase::TableSet;
+
 pub const DEFAULT_PORT: u16 = 8080;
 pub const DEFAULT_HOST: &str = "127.0.0.1";
-/// Every request body the page sends is well under a kilobyte; a FEN is
-/// about a hundred bytes.
+/// Every request body the page sends is well under a kilobyte (a FEN is
+/// about a hundred bytes), but for an uploaded StackAndConquer file, a few
+/// kilobytes (`files::MAX_FILE_BYTES`).
 pub const BODY_LIMIT: usize = 64 * 1024;
 /// A request head (request line and headers) must be in by then, counted
 /// from the connection's first byte or the end of its previous request; a
@@ -55,6 +60,15 @@ const MAX_BLOCKING_THREADS: usize = 8;
 /// An idle blocking thread ends after this, so a burst leaves none behind.
 const BLOCKING_KEEP_ALIVE: Duration = Duration::from_secs(1);
 
+/// What a server offers beyond stackfish and the page.
+#[derive(Debug, Default)]
+pub struct ServeOptions {
+    /// The engines `--engine` adds.
+    pub roster: Roster,
+    /// `--silo-tables`: the Silo tables the explorer shows.
+    pub silo_tables: Option<TableSet>,
+}
+
 /// A running server: the runtime, the listening task and the game.
 pub struct WebServer {
     runtime: Option<tokio::runtime::Runtime>,
@@ -68,11 +82,11 @@ impl WebServer {
     /// Binds `host:port` (port 0: any free port) and starts answering,
     /// with stackfish as the only engine.
     pub fn start(host: &str, port: u16) -> Result<WebServer, String> {
-        WebServer::start_with(host, port, Roster::default())
+        WebServer::start_with(host, port, ServeOptions::default())
     }
 
-    /// `start`, offering the engines of `roster` beside stackfish.
-    pub fn start_with(host: &str, port: u16, roster: Roster) -> Result<WebServer, String> {
+    /// `start`, offering the engines and tables of `options`.
+    pub fn start_with(host: &str, port: u16, options: ServeOptions) -> Result<WebServer, String> {
         let listener = std::net::TcpListener::bind((host, port))
             .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
         let addr = listener
@@ -95,7 +109,7 @@ impl WebServer {
             tokio::net::TcpListener::from_std(listener)
                 .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?
         };
-        let app = App::new(roster)?;
+        let app = App::new(options.roster, options.silo_tables)?;
         let (stop, stopped) = watch::channel(false);
         let router = http::router(app.clone(), host, stopped.clone());
         let acceptor = runtime.spawn(accept_loop(listener, router, stopped));

@@ -16,12 +16,15 @@ use tokio::sync::watch;
 
 use super::engines::{Finish, Job, JobLimit, Report, Roster, Searcher, BUILTIN};
 use super::eval::{self, Eval};
+use super::explorer::{self, TableView};
+use super::files::{self, BoardsView, Export, Shipped};
 use super::view::*;
 use crate::arena::engine::Score;
 use crate::arena::record::{today, GameRecord, MoveRecord};
 use crate::engine::MAX_LEVEL;
 use crate::game::{variants, AnyGame, MoveError, Outcome, Side};
 use crate::search;
+use crate::tablebase::TableSet;
 
 pub const DEFAULT_VARIANT: &str = "mixtour";
 pub const DEFAULT_MOVE_TIME_MS: u64 = 1_000;
@@ -169,6 +172,14 @@ pub struct App {
     roster: Roster,
     /// The latest `version`, for the event streams of the pages.
     changes: watch::Sender<u64>,
+    /// The boards of `boards/`, offered for a new game.
+    shipped: Shipped,
+    /// `--silo-tables`: the explorer's tables.
+    tables: Option<TableSet>,
+    /// The explorer's view of the last position shown (its string, whether
+    /// the game was over): the state is sent after every engine line, the
+    /// position changes far less often.
+    explored: Mutex<Option<(String, bool, Option<TableView>)>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -282,7 +293,8 @@ impl State {
 }
 
 impl App {
-    pub fn new(roster: Roster) -> Result<Arc<App>, String> {
+    /// `tables`: the Silo tables the explorer shows (`--silo-tables`).
+    pub fn new(roster: Roster, tables: Option<TableSet>) -> Result<Arc<App>, String> {
         let game = new_game_of(DEFAULT_VARIANT).map_err(|e| e.message)?;
         let mut state = State {
             game,
@@ -308,6 +320,9 @@ impl App {
             state: Mutex::new(state),
             roster,
             changes: watch::channel(0).0,
+            shipped: Shipped::load()?,
+            tables,
+            explored: Mutex::new(None),
         }))
     }
 
@@ -413,11 +428,26 @@ impl App {
             };
             sides.map(|on| on.then(|| default_player.clone()))
         };
+        let shaped = req.board.is_some() || req.file.is_some();
         let variant = match &req.variant {
             Some(v) => v.clone(),
-            None => lock(&self.state).game.variant_name().to_string(),
+            None => {
+                let st = lock(&self.state);
+                // A board or a file with the game left out: Mixtour, the
+                // current variant if it is one.
+                if shaped && files::mixtour_goal(&st.game.start_fen()).is_none() {
+                    DEFAULT_VARIANT.to_string()
+                } else {
+                    st.game.variant_name().to_string()
+                }
+            }
         };
-        let game = new_game_of(&variant)?;
+        let mut game = new_game_of(&variant)?;
+        if shaped {
+            let fen = self.shaped_start(&req, &game.start_fen(), &variant)?;
+            game.set_fen(&fen)
+                .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        }
         let mut st = lock(&self.state);
         self.cancel_search(&mut st);
         st.game = game;
@@ -429,6 +459,64 @@ impl App {
         self.bump(&mut st);
         self.next_search(&mut st, true)?;
         Ok(self.view(&st))
+    }
+
+    /// The start of a new game on a shipped board or from an uploaded file,
+    /// for the game whose own start is `start_fen`: a board is played to
+    /// that game's goal, a saved game to its own.
+    fn shaped_start(
+        &self,
+        req: &NewRequest,
+        start_fen: &str,
+        variant: &str,
+    ) -> Result<String, ApiError> {
+        let goal = files::mixtour_goal(start_fen).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "boards and StackAndConquer files are for Mixtour (mixtour, mixtour-5), not {variant}"
+            ))
+        })?;
+        match (&req.board, &req.file) {
+            (Some(_), Some(_)) => Err(ApiError::bad_request("give board or file, not both")),
+            (Some(board), None) => self.shipped.start(board, goal),
+            (None, Some(file)) => files::import_upload(file, goal),
+            (None, None) => Err(ApiError::bad_request("give board or file")),
+        }
+    }
+
+    /// The shipped boards, for `GET /api/boards`.
+    pub fn boards(&self) -> BoardsView {
+        self.shipped.view()
+    }
+
+    /// The position shown as StackAndConquer files.
+    pub fn export(&self) -> Result<Export, ApiError> {
+        let st = lock(&self.state);
+        files::export(
+            &self.shipped,
+            st.game.variant_name(),
+            &st.game.fen(),
+            st.ply(),
+        )
+    }
+
+    /// The explorer's view of the position shown, if it is Silo and a table
+    /// covers it.
+    fn explore(&self, st: &State) -> Option<TableView> {
+        let tables = self.tables.as_ref()?;
+        if st.game.variant_name().split('-').next() != Some("silo") {
+            return None;
+        }
+        let fen = st.game.fen();
+        let over = st.game.outcome().is_over();
+        let mut cached = lock(&self.explored);
+        if let Some((f, o, view)) = cached.as_ref() {
+            if *f == fen && *o == over {
+                return view.clone();
+            }
+        }
+        let view = explorer::explore(tables, &fen, over);
+        *cached = Some((fen, over, view.clone()));
+        view
     }
 
     /// Plays a move (or a line of moves) of the side to move; an engine
@@ -1033,6 +1121,12 @@ impl App {
             marks: eval::marks(&st.evals, st.first_side()),
             engine_error: st.engine_error.clone(),
             board: board_view(st.game.variant_name()),
+            table: self.explore(st),
+            silo_tables: self
+                .tables
+                .as_ref()
+                .map(explorer::configs)
+                .unwrap_or_default(),
         }
     }
 }

@@ -5,6 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::eval::{Eval, Mark};
+use super::explorer::TableView;
+use super::files::FileRequest;
 use crate::game::Side;
 
 // ---- requests -------------------------------------------------------------
@@ -24,6 +26,10 @@ pub struct NewRequest {
     /// (fields left out come from the ones above); a side without is human.
     pub p1: Option<PlayerRequest>,
     pub p2: Option<PlayerRequest>,
+    /// Mixtour only: a shipped board (`GET /api/boards`) to start on...
+    pub board: Option<String>,
+    /// ...or a StackAndConquer file to start from.
+    pub file: Option<FileRequest>,
 }
 
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -113,6 +119,10 @@ pub struct StateView {
     pub engine_error: Option<String>,
     /// Castle's terrain; `None` for games whose string says it all.
     pub board: Option<BoardView>,
+    /// A Silo position a table covers: its exact value and its moves'.
+    pub table: Option<TableView>,
+    /// The configurations of the Silo tables loaded (`--silo-tables`).
+    pub silo_tables: Vec<String>,
 }
 
 /// Castle's terrain, which the position string does not carry.
