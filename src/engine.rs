@@ -541,21 +541,26 @@ impl<F: Game, G: Game<Variant = F::Variant>> Session for ShapedSession<F, G> {
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        fn fresh<T: Game>(
+            (name, variant): (&'static str, T::Variant),
+            fen: Option<&str>,
+            moves: &[&str],
+        ) -> Result<GameSession<T>, String> {
+            let mut s = GameSession::new(name, variant);
+            s.set_position(fen, moves)?;
+            Ok(s)
+        }
         let (name, variant) = self.name_and_variant();
         let fast = fen.is_none_or(|fen| F::from_fen(&variant, fen).is_ok());
         match (fast, &mut *self) {
             (true, ShapedSession::Fast(s)) => s.set_position(fen, moves),
             (false, ShapedSession::General(s)) => s.set_position(fen, moves),
             (true, ShapedSession::General(_)) => {
-                let mut s = GameSession::<F>::new(name, variant);
-                s.set_position(fen, moves)?;
-                *self = ShapedSession::Fast(s);
+                *self = ShapedSession::Fast(fresh((name, variant), fen, moves)?);
                 Ok(())
             }
             (false, ShapedSession::Fast(_)) => {
-                let mut s = GameSession::<G>::new(name, variant);
-                s.set_position(fen, moves)?;
-                *self = ShapedSession::General(s);
+                *self = ShapedSession::General(fresh((name, variant), fen, moves)?);
                 Ok(())
             }
         }

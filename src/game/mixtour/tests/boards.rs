@@ -275,6 +275,23 @@ fn shape_fen(files: usize, ranks: usize, holes: &[bool], reserve: u8, goal: u8) 
     format!("{} 1 {reserve},{reserve} 0,0 {goal} -", rows.join("/"))
 }
 
+/// A random board with `reserve` pieces each and `goal`, after up to
+/// `max_plies` random moves.
+fn random_midgame(rng: &mut impl Rng, reserve: u8, goal: u8, max_plies: usize) -> MixtourGrid {
+    let (files, ranks, holes) = random_shape(rng);
+    let mut p = grid(&shape_fen(files, ranks, &holes, reserve, goal));
+    let mut moves = Vec::new();
+    for _ in 0..rng.gen_range(0..max_plies) {
+        if p.outcome().is_over() {
+            break;
+        }
+        moves.clear();
+        p.generate_moves(&mut moves);
+        p.play(moves[rng.gen_range(0..moves.len())]);
+    }
+    p
+}
+
 /// Plays a random game on `p`, checking every position on the way against
 /// the slow generator: the moves, the count, the position after each move,
 /// the hash and the position string.
@@ -337,17 +354,7 @@ fn random_games_on_random_boards_agree_with_the_slow_generator() {
 fn perft_agrees_with_the_slow_generator_on_random_midgames() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(140);
     for _ in 0..40 {
-        let (files, ranks, holes) = random_shape(&mut rng);
-        let mut p = grid(&shape_fen(files, ranks, &holes, 8, 2));
-        let mut moves = Vec::new();
-        for _ in 0..rng.gen_range(0..30) {
-            if p.outcome().is_over() {
-                break;
-            }
-            moves.clear();
-            p.generate_moves(&mut moves);
-            p.play(moves[rng.gen_range(0..moves.len())]);
-        }
+        let p = random_midgame(&mut rng, 8, 2, 30);
         let slow = Slow::of(&p);
         assert_eq!(perft(&p, 3), slow.perft(3), "{}", p.fen());
         assert_eq!(perft_with(&p, 3, false), perft(&p, 3), "bulk: {}", p.fen());
@@ -387,7 +394,7 @@ fn the_grid_plays_the_standard_board_exactly_as_the_fast_type() {
 
 /// Mirrors a board string left to right, rank by rank (cells one by one).
 fn mirror_board(fen: &str) -> String {
-    let (board, rest) = fen.split_once(' ').unwrap();
+    let (_, rest) = fen.split_once(' ').unwrap();
     let p = grid(fen);
     let slow = Slow::of(&p);
     let rows: Vec<String> = (0..slow.ranks)
@@ -404,8 +411,6 @@ fn mirror_board(fen: &str) -> String {
                 .join(",")
         })
         .collect();
-    let _ = board;
-    // The last move is mirrored too; `-` stays.
     let fields: Vec<&str> = rest.split(' ').collect();
     assert_eq!(fields[4], "-", "mirror only positions without a last move");
     format!("{} {rest}", rows.join("/"))
@@ -417,17 +422,7 @@ fn perft_is_the_same_on_a_mirrored_board() {
     // keeps every count.
     let mut rng = rand::rngs::StdRng::seed_from_u64(41);
     for _ in 0..30 {
-        let (files, ranks, holes) = random_shape(&mut rng);
-        let mut p = grid(&shape_fen(files, ranks, &holes, 6, 1));
-        let mut moves = Vec::new();
-        for _ in 0..rng.gen_range(0..12) {
-            if p.outcome().is_over() {
-                break;
-            }
-            moves.clear();
-            p.generate_moves(&mut moves);
-            p.play(moves[rng.gen_range(0..moves.len())]);
-        }
+        let p = random_midgame(&mut rng, 6, 1, 12);
         // Forget the last move so that the mirror needs no move mapping.
         let fen = p.fen();
         let (head, _) = fen.rsplit_once(' ').unwrap();
