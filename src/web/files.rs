@@ -10,9 +10,9 @@ use super::state::ApiError;
 use crate::stackandconquer::{self, Cell, Description, FileKind};
 
 /// The largest file the page uploads. A saved game of the largest grid (10
-/// x 10, with its frame 20 x 20 cells) is about 8 KB; the file travels as
-/// a JSON string, whose escapes may double a text file, and the whole
-/// request must stay within the server's body limit.
+/// x 10, with its frame 20 x 20 cells) is about 8 KB; the file travels
+/// base64-encoded (4 bytes for 3), and the whole request must stay within
+/// the server's body limit.
 pub const MAX_FILE_BYTES: usize = super::BODY_LIMIT / 2;
 
 /// The boards of `boards/`, compiled in: (name, label, the `.in` file).
@@ -72,12 +72,13 @@ pub struct BoardsView {
 }
 
 /// A file the page uploads: its name (for its kind, told by the extension,
-/// and for messages) and its text.
+/// and for messages) and its bytes, base64-encoded: the import code gets
+/// the file exactly as it is on the player's disk, whatever its encoding.
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileRequest {
     pub name: String,
-    pub content: String,
+    pub base64: String,
 }
 
 /// The shipped boards, read through the import code: a board the import
@@ -156,13 +157,21 @@ impl Shipped {
 /// points to win) or a saved game's position, as `stackfish import` reads
 /// it; its message when the import code refuses the file.
 pub fn import_upload(file: &FileRequest, goal: u32) -> Result<String, ApiError> {
+    use base64::Engine;
     let name = file.name.trim();
-    if file.content.len() > MAX_FILE_BYTES {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(file.base64.trim())
+        .map_err(|e| {
+            ApiError::new(400, format!(
+                "file.base64 of {name} is not base64 (the page sends a file's bytes base64-encoded): {e}"
+            ))
+        })?;
+    if bytes.len() > MAX_FILE_BYTES {
         return Err(ApiError::new(
             413,
             format!(
                 "{name} is {} bytes; the board takes files up to {MAX_FILE_BYTES} bytes",
-                file.content.len()
+                bytes.len()
             ),
         ));
     }
@@ -174,8 +183,7 @@ pub fn import_upload(file: &FileRequest, goal: u32) -> Result<String, ApiError> 
     })?;
     // A saved game has its own goal; the import code refuses one given.
     let goal = kind.is_board().then_some(goal);
-    stackandconquer::import_bytes(name, kind, file.content.as_bytes(), goal)
-        .map_err(|e| ApiError::new(422, e))
+    stackandconquer::import_bytes(name, kind, &bytes, goal).map_err(|e| ApiError::new(422, e))
 }
 
 /// A download: its file name and content.

@@ -35,6 +35,7 @@ const SCRIPTS: &[(&str, &str)] = &[
     ("/panel-graph.js", include_str!("panel-graph.js")),
     ("/panel-moves.js", include_str!("panel-moves.js")),
     ("/panel-game.js", include_str!("panel-game.js")),
+    ("/panel-explorer.js", include_str!("panel-explorer.js")),
 ];
 
 /// A comment line on the event stream this often, so that a dead page's

@@ -1,6 +1,9 @@
-// Panel: a new game. The game, then who plays each side: a human, or an
+// Panel: a new game. The game and, for Mixtour, its board (the standard
+// one or a shipped shape), then who plays each side: a human, or an
 // engine (stackfish at a level, or any engine the server was started
-// with); two engines play each other move by move.
+// with); two engines play each other move by move. A StackAndConquer
+// board or saved game opened here starts a new game from it, with the
+// players chosen; the server reads the file.
 'use strict';
 
 (function () {
@@ -51,6 +54,15 @@
       time.value = String(state.engine.movetime_ms);
     }
     nameSides();
+    api('/api/boards').then((data) => {
+      if (!data) return;
+      for (const b of data.boards) {
+        const o = document.createElement('option');
+        o.value = b.name;
+        o.textContent = b.label + ' (' + b.file + ')';
+        $('new-board').appendChild(o);
+      }
+    });
   }
 
   // The side labels name the colours of the game chosen; a level is
@@ -63,6 +75,47 @@
     for (const side of ['p1', 'p2']) {
       $(side + '-level').disabled = $(side + '-player').value !== 'stackfish';
     }
+    // Boards of any shape are Mixtour's.
+    $('new-board-label').hidden = familyOf($('new-variant').value) !== 'mixtour';
+  }
+
+  // The new game the form describes; `extra` adds a board or a file.
+  function request(extra) {
+    selected = null;
+    // A new game is seen from the new player's side.
+    flipToggled = false;
+    const req = { variant: $('new-variant').value, movetime_ms: parseInt($('new-time').value, 10), ...extra };
+    let engines = 0;
+    for (const side of ['p1', 'p2']) {
+      const who = $(side + '-player').value;
+      if (who === 'human') continue;
+      engines++;
+      req[side] = { engine: who, level: parseInt($(side + '-level').value, 10) };
+    }
+    if (engines === 0) req.engine = 'none';
+    return req;
+  }
+
+  // The file's bytes as base64, so the server reads them exactly.
+  function base64Of(buffer) {
+    const bytes = new Uint8Array(buffer);
+    let binary = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) {
+      binary += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    }
+    return btoa(binary);
+  }
+
+  async function openFile() {
+    const input = $('open-file');
+    const file = input.files && input.files[0];
+    if (!file) return;
+    input.value = '';
+    // A file is a Mixtour game; keep the form's Mixtour variant if chosen.
+    const extra = { file: { name: file.name, base64: base64Of(await file.arrayBuffer()) } };
+    const req = request(extra);
+    if (familyOf(req.variant) !== 'mixtour') delete req.variant;
+    post('/api/new', req);
   }
 
   $('new-variant').addEventListener('change', nameSides);
@@ -70,20 +123,16 @@
   $('p2-player').addEventListener('change', nameSides);
   $('new-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    selected = null;
-    // A new game is seen from the new player's side.
-    flipToggled = false;
-    const request = { variant: $('new-variant').value, movetime_ms: parseInt($('new-time').value, 10) };
-    let engines = 0;
-    for (const side of ['p1', 'p2']) {
-      const who = $(side + '-player').value;
-      if (who === 'human') continue;
-      engines++;
-      request[side] = { engine: who, level: parseInt($(side + '-level').value, 10) };
-    }
-    if (engines === 0) request.engine = 'none';
-    post('/api/new', request);
+    const board = $('new-board-label').hidden ? '' : $('new-board').value;
+    post('/api/new', request(board ? { board } : {}));
   });
+  $('open-file').addEventListener('change', openFile);
 
-  registerPanel({ render: (state) => { if (!filled) fill(state); } });
+  registerPanel({
+    render: (state) => {
+      if (!filled) fill(state);
+      // StackAndConquer saves Mixtour games only.
+      $('save-row').hidden = familyOf(state.variant) !== 'mixtour';
+    },
+  });
 })();
