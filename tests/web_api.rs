@@ -1238,3 +1238,388 @@ fn event_streams_are_limited_and_their_slots_come_back() {
         std::thread::sleep(Duration::from_millis(100));
     }
 }
+
+// ---- boards of any shape, StackAndConquer files, the Silo explorer ---------
+
+/// `{"name": .., "base64": ..}`: a file as the page uploads it.
+fn upload(name: &str, bytes: &[u8]) -> Value {
+    use base64::Engine;
+    json!({ "name": name, "base64": base64::engine::general_purpose::STANDARD.encode(bytes) })
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("stackfish-web-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+/// `stackfish <args>`: exit code and standard output.
+fn stackfish(args: &[&str]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .args(args)
+        .output()
+        .expect("stackfish runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned() + &err,
+    )
+}
+
+/// A position string without its last field (the last move, which a
+/// StackAndConquer save does not hold).
+fn without_last_move(fen: &str) -> &str {
+    fen.rsplit_once(' ').expect("fields").0
+}
+
+#[test]
+fn new_games_on_the_shipped_boards() {
+    let srv = server();
+    let a = srv.addr();
+    let boards = get(a, "/api/boards").json();
+    let names: Vec<&str> = boards["boards"]
+        .as_array()
+        .expect("boards")
+        .iter()
+        .map(|b| b["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "square_5x5",
+            "square_5x5_no_corners",
+            "ring_7x7",
+            "square_6x6",
+            "square_10x10"
+        ]
+    );
+    // The corners of boards/square_5x5_no_corners.in are holes; 20 pieces
+    // each; Mixtour's goal.
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"variant": "mixtour", "engine": "none", "board": "square_5x5_no_corners"}),
+    );
+    assert_eq!(s["fen"], "#,x3,#/x5/x5/x5/#,x3,# 1 20,20 0,0 1 -");
+    assert_eq!(s["start_fen"], s["fen"]);
+    let legal = s["legal_moves"].as_array().expect("legal moves");
+    assert_eq!(legal.len(), 21, "an entry on each cell, none on a hole");
+    assert!(!legal.contains(&json!("a1")) && legal.contains(&json!("b1")));
+    // Mixtour-5 plays the board to its own goal of 5.
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"variant": "mixtour-5", "engine": "none", "board": "square_6x6"}),
+    );
+    assert_eq!(s["fen"], "x6/x6/x6/x6/x6/x6 1 20,20 0,0 5 -");
+    // A click (a move) on the shaped board is played by its rules.
+    let s = ok(a, "/api/move", json!({"move": "f6"}));
+    assert_eq!(s["fen"], "x5,1/x6/x6/x6/x6/x6 2 19,20 0,0 5 f6");
+
+    let r = post(a, "/api/new", &json!({"board": "hexagon"}).to_string());
+    assert_eq!(r.status, 400);
+    assert!(
+        r.error()
+            .contains("unknown board \"hexagon\"; shipped: square_5x5,"),
+        "{}",
+        r.body
+    );
+    let r = post(
+        a,
+        "/api/new",
+        &json!({"variant": "silo", "board": "ring_7x7"}).to_string(),
+    );
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("for Mixtour"), "{}", r.body);
+    // The refused requests left the game as it was.
+    assert_eq!(state(a)["fen"], "x5,1/x6/x6/x6/x6/x6 2 19,20 0,0 5 f6");
+}
+
+#[test]
+fn an_uploaded_board_or_saved_game_starts_a_game() {
+    let srv = server();
+    let a = srv.addr();
+    // A 4 x 3 board written by hand: a hole on each row; 6 pieces each.
+    let board = b"6,4\n#, 0, 0, 0\n0, 0, #, 0\n0, 0, 0, #\n";
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"engine": "none", "file": upload("holes.in", board)}),
+    );
+    assert_eq!(s["variant"], "mixtour");
+    assert_eq!(s["fen"], "#,x3/x2,#,x/x3,# 1 6,6 0,0 1 -");
+    // The same board as a .stackboard (JSON), with the game's goal of 5.
+    let stackboard = br##"{"Board": ["#","0","0","0","0","0","#","0","0","0","0","#"], "Columns": 4, "Rows": 3, "PlayersStones": [6, 4]}"##;
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"variant": "mixtour-5", "engine": "none", "file": upload("holes.stackboard", stackboard)}),
+    );
+    assert_eq!(s["fen"], "#,x3/x2,#,x/x3,# 1 6,6 0,0 5 -");
+    // Line ends of another system, and reading stops at the first empty
+    // line.
+    let crlf = b"6,4\r\n#, 0\r\n0, 0\r\n\r\nanything";
+    // The game left out: the current one, Mixtour-5.
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"engine": "none", "file": upload("crlf.in", crlf)}),
+    );
+    assert_eq!(s["fen"], "#,x/x2 1 6,6 0,0 5 -");
+    // The file's bytes reach the import code as they are: bytes that are
+    // not UTF-8 are its error, not lost on the way.
+    let r = post(
+        a,
+        "/api/new",
+        &json!({"engine": "none", "file": upload("latin1.in", b"6,4\n\xe9, 0\n")}).to_string(),
+    );
+    assert_eq!(r.status, 422);
+    assert_eq!(r.error(), "latin1.in: not UTF-8 text");
+    assert_eq!(state(a)["fen"], "#,x/x2 1 6,6 0,0 5 -");
+}
+
+#[test]
+fn bad_files_get_the_import_error_and_change_nothing() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none"}));
+    ok(a, "/api/move", json!({"move": "c3"}));
+    let before = state(a);
+    let refused = |body: Value, status: u16, says: &str| {
+        let r = post(a, "/api/new", &body.to_string());
+        assert_eq!(r.status, status, "{body}: {}", r.body);
+        let message = r.error();
+        assert!(message.contains(says), "{message:?} should say {says:?}");
+        assert!(!message.contains('\n'), "one line: {message:?}");
+    };
+    let file = |name: &str, bytes: &[u8]| json!({"engine": "none", "file": upload(name, bytes)});
+    refused(
+        file("game.stacksav", b"{\"Board\": []}"),
+        422,
+        "game.stacksav: not base64",
+    );
+    refused(file("game.stacksav", b"bm90IGpzb24="), 422, "not JSON");
+    refused(file("wide.in", b"20,15\n0, 0, 0\n0, 0\n"), 422, "wide.in:");
+    refused(
+        file("b.stackboard", b"{\"Columns\": 2}"),
+        422,
+        "b.stackboard:",
+    );
+    refused(
+        file("notes.txt", b"20,15\n0, 0\n"),
+        422,
+        "not a StackAndConquer file (expected .in, .stackboard or .stacksav)",
+    );
+    refused(
+        json!({"file": {"name": "b.in", "base64": "@@@"}}),
+        400,
+        "not base64",
+    );
+    refused(json!({"file": {"name": "b.in"}}), 400, "base64");
+    refused(
+        json!({"file": upload("b.in", b"20,15\n0\n"), "board": "ring_7x7"}),
+        400,
+        "not both",
+    );
+    refused(
+        json!({"variant": "coinstack", "file": upload("b.in", b"20,15\n0\n")}),
+        400,
+        "for Mixtour",
+    );
+    // A file over the limit, its request under the body limit...
+    refused(
+        file("big.in", &vec![b'0'; 40_000]),
+        413,
+        "big.in is 40000 bytes",
+    );
+    // ...and a request over the body limit.
+    let r = post(
+        a,
+        "/api/new",
+        &json!({"file": {"name": "huge.in", "base64": "A".repeat(70_000)}}).to_string(),
+    );
+    assert_eq!(r.status, 413);
+    let after = state(a);
+    assert_eq!(after["fen"], before["fen"]);
+    assert_eq!(after["moves"], json!(["c3"]));
+    // The server goes on.
+    ok(a, "/api/move", json!({"move": "a1"}));
+}
+
+#[test]
+fn saved_games_import_to_the_position_shown() {
+    let srv = server();
+    let a = srv.addr();
+    let dir = temp_dir("stacksav");
+    ok(
+        a,
+        "/api/new",
+        json!({"variant": "mixtour", "engine": "none", "board": "ring_7x7"}),
+    );
+    for mv in ["a1", "b1", "a7", "b2"] {
+        ok(a, "/api/move", json!({"move": mv}));
+    }
+    let s = ok(a, "/api/move", json!({"move": "b2b1"}));
+    let fen = s["fen"].as_str().expect("fen").to_string();
+
+    let save = get(a, "/api/stacksav");
+    assert_eq!(save.status, 200);
+    assert_eq!(
+        save.header("Content-Disposition"),
+        Some("attachment; filename=\"stackfish-mixtour-5.stacksav\"")
+    );
+    let board = get(a, "/api/stackboard");
+    assert_eq!(board.status, 200);
+    assert_eq!(
+        board.header("Content-Disposition"),
+        Some("attachment; filename=\"ring_7x7.stackboard\"")
+    );
+    let save_path = dir.join("game.stacksav");
+    let board_path = dir.join("ring_7x7.stackboard");
+    std::fs::write(&save_path, &save.body).expect("write");
+    std::fs::write(&board_path, &board.body).expect("write");
+    // `stackfish import` reads what the page saved: the position, but for
+    // the last move, which a save does not hold.
+    let (code, out) = stackfish(&["import", save_path.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(out.trim(), format!("{} -", without_last_move(&fen)));
+    let (code, out) = stackfish(&["import", board_path.to_str().expect("utf-8")]);
+    assert_eq!(code, Some(0), "{out}");
+    assert_eq!(
+        out.trim(),
+        "x7/x7/x2,#3,x2/x2,#3,x2/x2,#3,x2/x7/x7 1 20,20 0,0 1 -"
+    );
+    // The save names its board file, by name (the page cannot know where
+    // the browser puts it).
+    use base64::Engine;
+    let json_text = base64::engine::general_purpose::STANDARD
+        .decode(save.body.trim())
+        .expect("a .stacksav is base64");
+    let saved: Value = serde_json::from_slice(&json_text).expect("of JSON");
+    assert_eq!(saved["BoardFileRelative"], "ring_7x7.stackboard");
+
+    // And the page opens it again.
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"engine": "none", "file": upload("game.stacksav", save.body.as_bytes())}),
+    );
+    assert_eq!(
+        without_last_move(s["fen"].as_str().unwrap()),
+        without_last_move(&fen)
+    );
+
+    // Only Mixtour games are StackAndConquer's.
+    ok(a, "/api/new", json!({"variant": "silo", "engine": "none"}));
+    let r = get(a, "/api/stacksav");
+    assert_eq!(r.status, 409);
+    assert!(r
+        .error()
+        .contains("StackAndConquer files hold Mixtour games"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// "win in 31 plies for player 1 to move" from the old solver, which knows
+/// nothing of table files, as the explorer words it.
+fn old_solver_value(fen: &str) -> String {
+    let (code, out) = stackfish(&["solve", "--fen", fen, "--method", "full"]);
+    assert_eq!(code, Some(0), "{out}");
+    let value = out
+        .lines()
+        .find_map(|l| l.strip_prefix("Value: "))
+        .expect("a value line");
+    let (result, rest) = value.split_once(" in ").expect("win/loss in N");
+    let (plies, side) = rest.split_once(" plies for player ").expect("plies");
+    let colour = if side.starts_with('1') { "Red" } else { "Blue" };
+    let verb = if result == "win" { "wins" } else { "loses" };
+    format!("{colour} to move {verb} in {plies} plies")
+}
+
+#[test]
+fn the_silo_explorer_shows_the_tables_values() {
+    const SMALL: &str = "11/22/11/22 1";
+    let dir = temp_dir("silo-tables");
+    let table = dir.join("small.tbl");
+    let (code, out) = stackfish(&["solve", "--fen", SMALL, "--write", table.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    let (tables, notes) = stackfish::tablebase::TableSet::open_folder(&dir).expect("opens");
+    assert!(notes.is_empty(), "{notes:?}");
+    let srv = WebServer::start_with(
+        "127.0.0.1",
+        0,
+        stackfish::web::ServeOptions {
+            silo_tables: Some(tables),
+            ..Default::default()
+        },
+    )
+    .expect("server starts");
+    let a = srv.addr();
+    let s = ok(a, "/api/new", json!({"variant": "silo", "engine": "none"}));
+    assert_eq!(s["silo_tables"], json!(["1 x 4 row, 4 + 4 checkers"]));
+    // The standard 1 x 6 start: no table of it.
+    assert_eq!(s["table"], Value::Null);
+    let s = ok(a, "/api/fen", json!({"fen": SMALL}));
+    let view = &s["table"];
+    assert_eq!(view["value"], old_solver_value(SMALL));
+    assert_eq!(view["config"], "1 x 4 row, 4 + 4 checkers");
+    let mut listed: Vec<String> = view["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    // Every legal move, each with the old solver's value after it; the best
+    // (the fastest win) first.
+    let first = view["moves"][0].clone();
+    for m in view["moves"].as_array().unwrap() {
+        let after = ok(a, "/api/move", json!({"move": m["move"]}));
+        let child = after["fen"].as_str().unwrap();
+        assert_eq!(m["value"], old_solver_value(child), "after {}", m["move"]);
+        assert_eq!(after["table"]["value"], m["value"]);
+        ok(a, "/api/undo", json!({}));
+        assert!(
+            m["plies"].as_u64().unwrap() >= first["plies"].as_u64().unwrap()
+                || m["result"] != "win"
+        );
+    }
+    assert_eq!(first["result"], "win");
+    assert_eq!(
+        first["plies"].as_u64(),
+        view["plies"].as_u64().map(|p| p - 1)
+    );
+    let mut legal: Vec<String> = s["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    listed.sort();
+    legal.sort();
+    assert_eq!(listed, legal);
+    // Other games: no explorer.
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"variant": "mixtour", "engine": "none"}),
+    );
+    assert_eq!(s["table"], Value::Null);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn serve_refuses_a_silo_table_folder_it_cannot_read() {
+    let (code, out) = stackfish(&[
+        "serve",
+        "--port",
+        "0",
+        "--silo-tables",
+        "/nonexistent/stackfish-tables",
+    ]);
+    assert_eq!(code, Some(2), "{out}");
+    assert!(
+        out.contains("error: cannot read table folder /nonexistent/stackfish-tables"),
+        "{out}"
+    );
+}
