@@ -4,11 +4,16 @@
 // analysis lines (clicked to play), the evaluation graph (clicked to go to a
 // position), an external engine playing a game to the end, a crashing
 // engine, the delay from an engine line to the page, every game at phone
-// size. The server must offer the engines `negamax` and `crasher` (run.sh).
-// Usage: node e2e.mjs <url> <output dir>. Exits non-zero on any failure.
+// size; Mixtour on other boards (a shipped shape, a StackAndConquer board
+// opened, a game played to its end, saved and opened again); the Silo
+// table explorer. The server must offer the engines `negamax` and
+// `crasher` and the table of Silo's 1 x 4 configuration (run.sh).
+// Usage: STACKFISH=<binary> node e2e.mjs <url> <output dir>. Exits non-zero
+// on any failure.
 
 import { chromium } from 'playwright-core';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -156,12 +161,12 @@ const context = await chromium.launchPersistentContext(userDataDir, {
 const page = context.pages()[0] || await context.newPage();
 const pageErrors = [];
 page.on('pageerror', (e) => pageErrors.push(String(e)));
-// The one refused request the test makes on purpose (the typed 'zz9') is
-// logged by chromium as a failed resource; anything else is a bug.
+// The requests the test has refused on purpose (the typed 'zz9', a bad
+// file) are logged by chromium as failed resources; anything else is a bug.
 let expected400 = 0;
 page.on('console', (m) => {
   if (m.type() !== 'error') return;
-  if (m.text().includes('status of 400') && expected400 > 0) {
+  if (/status of 4\d\d/.test(m.text()) && expected400 > 0) {
     expected400--;
     return;
   }
@@ -527,6 +532,132 @@ async function shapedMixtourBoards() {
   check(Object.keys(big.squares).length === 100 && big.squares.j1 === '1', 'a 10 x 10 board: files a..j, ranks 1..10');
 }
 
+// `stackfish <args>`: its standard output.
+const stackfish = (...args) => execFileSync(process.env.STACKFISH, args, { encoding: 'utf8' });
+const withoutLastMove = (fen) => fen.slice(0, fen.lastIndexOf(' '));
+
+// Plays a Mixtour move of any board by clicks: the square (an entry), or
+// the source, the count if more than one is possible, the target.
+async function clickMixtour(move) {
+  const m = /^(\d?)([a-j]\d{1,2})([a-j]\d{1,2})$/.exec(move);
+  if (!m) {
+    await square(move).click();
+    return;
+  }
+  await square(m[2]).click();
+  const count = m[1] ? parseInt(m[1], 10) : 1;
+  if (await page.locator('#count-picker').isVisible()) {
+    const chosen = await page.locator('#counts button.chosen').getAttribute('data-count');
+    if (chosen !== String(count)) await page.click(`#counts button[data-count="${count}"]`);
+  }
+  await square(m[3]).click();
+}
+
+// Mixtour on other boards: a shipped shape from the new-game panel; a
+// board of our own opened as a StackAndConquer file and played to its end
+// by clicks; the game saved as a StackAndConquer game, read back by
+// `stackfish import` and opened again; a bad file refused in one line.
+async function boardsAndFiles() {
+  await page.selectOption('#new-variant', 'mixtour');
+  const offered = await page.$$eval('#new-board option', (os) => os.map((o) => o.value));
+  check(JSON.stringify(offered) === JSON.stringify(['', 'square_5x5', 'square_5x5_no_corners', 'ring_7x7', 'square_6x6', 'square_10x10']),
+    `the new-game panel offers the standard board and the shipped ones (${offered})`);
+  await page.selectOption('#new-board', 'ring_7x7');
+  await newGame('mixtour', 'human', 'human');
+  let state = await api('/api/state');
+  const holes = await page.$$eval('#board rect.hole', (rs) => rs.length);
+  const squares = await page.locator('#board g.sq').count();
+  check(state.fen === 'x7/x7/x2,#3,x2/x2,#3,x2/x2,#3,x2/x7/x7 1 20,20 0,0 1 -' && holes === 9 && squares === 40,
+    `the shipped ring: 40 squares and 9 holes drawn (${squares}, ${holes}): ${state.fen}`);
+  await page.selectOption('#new-board', '');
+
+  // Our own board with holes, opened with the file picker: 3 x 4, a hole
+  // in each of two corners and one inside; 3 pieces each.
+  const board = '3,2\n#, 0, 0, 0\n0, #, 0, 0\n0, 0, 0, #\n';
+  await page.setInputFiles('#open-file', { name: 'small.in', mimeType: 'text/plain', buffer: Buffer.from(board) });
+  await page.waitForFunction(() => document.body.dataset.fen === '#,x3/x,#,x2/x3,# 1 3,3 0,0 1 -');
+  check(await page.locator('#board rect.hole').count() === 3 && await page.locator('#board g.sq').count() === 9,
+    'the board opened from a .in file: 9 squares, 3 holes drawn');
+  // Both sides by clicks, the taller stack first, till the game ends.
+  let plies = 0;
+  state = await api('/api/state');
+  while (!state.outcome.over && plies < 200) {
+    const height = (mv) => { const m = /^(\d?)[a-j]\d{1,2}([a-j]\d{1,2})$/.exec(mv); return m ? (m[1] ? parseInt(m[1], 10) : 1) * 10 : 0; };
+    const move = state.legal_moves.reduce((a, b) => (height(b) > height(a) ? b : a));
+    if (move === 'pass') await page.click('#pass-button');
+    else await clickMixtour(move);
+    plies++;
+    await page.waitForFunction((n) => document.body.dataset.moves === String(n), plies);
+    state = await api('/api/state');
+    check(state.moves[plies - 1] === move, `ply ${plies}: the clicks played ${move}`);
+  }
+  check(state.outcome.over, `the game on the opened board ended after ${plies} plies: ${state.outcome.reason} ${state.outcome.result}`);
+  await page.locator('#board').screenshot({ path: join(outDir, 'board-opened-game-over.png') });
+
+  // Saved as a StackAndConquer game and its board file.
+  const save = async (id, file) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(id)]);
+    await download.saveAs(join(outDir, file));
+    return download.suggestedFilename();
+  };
+  const savedName = await save('#save-stacksav', 'game.stacksav');
+  const boardName = await save('#save-stackboard', 'stackfish-4x3.stackboard');
+  check(savedName.endsWith('.stacksav') && boardName === 'stackfish-4x3.stackboard', `the save downloads as ${savedName} and ${boardName}`);
+  const imported = stackfish('import', join(outDir, 'game.stacksav')).trim();
+  check(imported === withoutLastMove(state.fen) + ' -', `stackfish import reads the saved game as the position shown (${imported})`);
+  const importedBoard = stackfish('import', join(outDir, 'stackfish-4x3.stackboard')).trim();
+  check(importedBoard === '#,x3/x,#,x2/x3,# 1 3,3 0,0 1 -', `the board file saved beside it is the board opened (${importedBoard})`);
+
+  // And opened again in the page.
+  await newGame('mixtour', 'human', 'human');
+  await page.setInputFiles('#open-file', join(outDir, 'game.stacksav'));
+  await page.waitForFunction(() => document.body.dataset.moves === '0' && document.body.dataset.fen !== '#,x3/x,#,x2/x3,# 1 3,3 0,0 1 -');
+  const reopened = (await api('/api/state')).fen;
+  check(reopened === imported, `the saved game opened in the page is the position saved (${reopened})`);
+
+  // A bad file: one line naming what is wrong; the game stays.
+  expected400++;
+  await page.setInputFiles('#open-file', { name: 'broken.stacksav', mimeType: 'application/octet-stream', buffer: Buffer.from('not a save!') });
+  await page.waitForFunction(() => document.getElementById('message').textContent.length > 0);
+  const message = await text('#message');
+  check(message.startsWith('broken.stacksav: not base64') && !message.includes('\n'), 'a bad file gets one line: ' + message);
+  check((await api('/api/state')).fen === imported, 'the bad file left the game as it was');
+}
+
+// The Silo explorer: the exact value of a position the table covers and of
+// every move, as the old solver (no table files) finds them; a click on a
+// move plays it.
+async function siloExplorer() {
+  const SMALL = '11/22/11/22 1';
+  const solverValue = (fen) => {
+    const line = stackfish('solve', '--fen', fen, '--method', 'full').split('\n').find((l) => l.startsWith('Value: '));
+    const m = /^Value: (win|loss) in (\d+) plies for player ([12]) to move$/.exec(line);
+    return `${m[3] === '1' ? 'Red' : 'Blue'} to move ${m[1] === 'win' ? 'wins' : 'loses'} in ${m[2]} plies`;
+  };
+  await newGame('silo', 'human', 'human');
+  check(await page.locator('#explorer').isVisible() && (await text('#table-value')).startsWith('No table covers this position'),
+    'the explorer says no table covers the standard Silo start');
+  await page.fill('#fen-input', SMALL);
+  await page.click('#fen-form button');
+  await page.waitForFunction(() => document.getElementById('explorer').dataset.covered === 'true');
+  const want = solverValue(SMALL);
+  const shown = await text('#table-value');
+  check(shown.startsWith(want), `the explorer shows the position's value: ${shown}`);
+  const state = await api('/api/state');
+  const rows = await page.$$eval('#table-moves li', (ls) => ls.map((l) => ({ move: l.dataset.move, text: l.textContent })));
+  check(JSON.stringify(rows.map((r) => r.move).sort()) === JSON.stringify([...state.legal_moves].sort()),
+    `every legal move is listed (${rows.map((r) => r.move)})`);
+  await page.screenshot({ path: join(outDir, 'silo-explorer.png') });
+  // A click on the best move plays it; the value after it is the one listed.
+  await page.click('#table-moves li:first-child');
+  await page.waitForFunction(() => document.body.dataset.moves === '1');
+  const after = await api('/api/state');
+  const afterWant = solverValue(after.fen);
+  check(after.moves[0] === rows[0].move && rows[0].text === rows[0].move + ' ' + afterWant,
+    `the best move ${rows[0].text} is played by a click`);
+  check((await text('#table-value')).startsWith(afterWant), `after it: ${await text('#table-value')}`);
+}
+
 try {
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.version !== undefined);
@@ -639,6 +770,8 @@ try {
   await crashingEngine();
   await phones();
   await shapedMixtourBoards();
+  await boardsAndFiles();
+  await siloExplorer();
 
   check(pageErrors.length === 0, 'no errors in the page' + (pageErrors.length ? ': ' + pageErrors.join(' | ') : ''));
 } catch (e) {

@@ -21,12 +21,19 @@ fi
 
 (cd "$root" && cargo build --release -q)
 
+bin="$root/target/release"
+# The Silo explorer's table: the small 1 x 4 configuration (11,550
+# positions), built here.
+tables="$out/silo-tables"
+rm -rf "$tables"
+mkdir -p "$tables"
+"$bin/stackfish" solve --fen "11/22/11/22 1" --write "$tables/small.tbl" >"$out/solve.log"
+
 # Port 0: the server picks a free port and prints its URL.
 log="$out/serve.log"
 # Besides stackfish: an external UGI engine, and one that crashes at every
 # first search of its process.
-bin="$root/target/release"
-"$bin/stackfish" serve --port 0 \
+"$bin/stackfish" serve --port 0 --silo-tables "$tables" \
     --engine name=negamax cmd="$bin/negamax-engine" option.Depth=2 \
     --engine name=crasher cmd="$bin/mock-engine" args="--fault crash" \
     >"$log" 2>&1 &
@@ -51,5 +58,5 @@ if [ -z "$url" ]; then
 fi
 
 echo "web e2e: $url"
-node "$here/e2e.mjs" "$url" "$out"
+STACKFISH="$bin/stackfish" node "$here/e2e.mjs" "$url" "$out"
 echo "web e2e: screenshots in $out"
