@@ -559,6 +559,8 @@ async function clickMixtour(move) {
 // `stackfish import` and opened again; a bad file refused in one line.
 async function boardsAndFiles() {
   await page.selectOption('#new-variant', 'mixtour');
+  check(await page.locator('#new-board').isVisible() && await page.locator('#save-stacksav').isVisible(),
+    'Mixtour: a board to choose, a StackAndConquer save');
   const offered = await page.$$eval('#new-board option', (os) => os.map((o) => o.value));
   check(JSON.stringify(offered) === JSON.stringify(['', 'square_5x5', 'square_5x5_no_corners', 'ring_7x7', 'square_6x6', 'square_10x10']),
     `the new-game panel offers the standard board and the shipped ones (${offered})`);
@@ -635,6 +637,8 @@ async function siloExplorer() {
     return `${m[3] === '1' ? 'Red' : 'Blue'} to move ${m[1] === 'win' ? 'wins' : 'loses'} in ${m[2]} plies`;
   };
   await newGame('silo', 'human', 'human');
+  check(await page.locator('#new-board').isHidden() && await page.locator('#save-stacksav').isHidden(),
+    'Silo: no board to choose, no StackAndConquer save');
   check(await page.locator('#explorer').isVisible() && (await text('#table-value')).startsWith('No table covers this position'),
     'the explorer says no table covers the standard Silo start');
   await page.fill('#fen-input', SMALL);
