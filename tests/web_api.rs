@@ -182,7 +182,7 @@ fn the_page_is_served_from_the_binary() {
         .starts_with("text/javascript"));
     assert!(js.body.contains("/api/move"));
     // Every panel's script is served and loaded by the page.
-    for panel in ["analysis", "graph", "moves", "game"] {
+    for panel in ["analysis", "graph", "moves", "game", "explorer"] {
         let path = format!("/panel-{panel}.js");
         assert!(page.body.contains(&format!(r#"src="{path}""#)), "{path}");
         let js = get(a, &path);

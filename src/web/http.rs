@@ -21,6 +21,7 @@ use tokio::sync::{watch, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
+use super::files::{Download, Export};
 use super::state::{ApiError, App};
 use super::view::StateView;
 use super::{BODY_LIMIT, BODY_TIMEOUT, MAX_EVENT_STREAMS, REQUEST_TIMEOUT};
@@ -312,24 +313,21 @@ async fn api_boards(State(ctx): State<Ctx>) -> Response {
 
 /// The position shown as a StackAndConquer saved game (base64 text).
 async fn api_stacksav(State(ctx): State<Ctx>) -> Response {
-    match ctx.app.export() {
-        Ok(e) => attachment(
-            "application/octet-stream",
-            &e.stacksav.name,
-            e.stacksav.content,
-        ),
-        Err(e) => e.into_response(),
-    }
+    stackandconquer_file(&ctx, |e| e.stacksav)
 }
 
 /// The board file the saved game names (JSON).
 async fn api_stackboard(State(ctx): State<Ctx>) -> Response {
+    stackandconquer_file(&ctx, |e| e.stackboard)
+}
+
+/// One of the StackAndConquer files of the position shown, as a download.
+fn stackandconquer_file(ctx: &Ctx, pick: fn(Export) -> Download) -> Response {
     match ctx.app.export() {
-        Ok(e) => attachment(
-            "application/octet-stream",
-            &e.stackboard.name,
-            e.stackboard.content,
-        ),
+        Ok(e) => {
+            let file = pick(e);
+            attachment("application/octet-stream", &file.name, file.content)
+        }
         Err(e) => e.into_response(),
     }
 }
