@@ -152,11 +152,7 @@ fn open_silo_tables(folder: &std::path::Path) -> Result<stackfish::tablebase::Ta
     for note in notes {
         eprintln!("note: {note}");
     }
-    let found: Vec<String> = set
-        .tables()
-        .iter()
-        .map(|t| t.config().to_string())
-        .collect();
+    let found = stackfish::web::explorer::configs(&set);
     if found.is_empty() {
         eprintln!(
             "note: no Silo table in {}: the explorer has nothing to show",
