@@ -4,6 +4,7 @@
 //! probed by the engine, the arena and the browser board.
 //! protocol.md documents the file byte by byte.
 
+pub mod blocks;
 pub mod build;
 pub mod format;
 pub mod probe;
