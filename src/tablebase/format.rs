@@ -457,6 +457,15 @@ impl Header {
                 (HEADER_LEN as u64).saturating_add(data_len)
             ));
         }
+        // Bytes the format leaves zero must be zero, so that no changed
+        // byte of the header goes unnoticed.
+        let mut reserved = vec![15, 50, 51];
+        if compression == UNCOMPRESSED {
+            reserved.extend((52..56).chain(96..128));
+        }
+        if let Some(&at) = reserved.iter().find(|&&at| bytes[at] != 0) {
+            return bad(format!("header byte {at} is {}, expected 0", bytes[at]));
+        }
         let mut header = header;
         if compression == ZSTD_BLOCKS {
             let per_block = u32::from_le_bytes(bytes[52..56].try_into().expect("4 bytes"));

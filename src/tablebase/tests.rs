@@ -419,6 +419,14 @@ fn broken_files_are_rejected_with_a_reason() {
         (
             {
                 let mut b = file.clone();
+                b[50] = 1;
+                b
+            },
+            "header byte 50",
+        ),
+        (
+            {
+                let mut b = file.clone();
                 b[HEADER_LEN] ^= 0x01;
                 with_stored_checksum(b)
             },
