@@ -24,7 +24,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::format::{self, composition_rank, heights_of_code, Config, Header, MAX_PER_SIDE};
+use super::format::{
+    self, composition_rank, heights_of_code, Config, Header, Storage, MAX_PER_SIDE,
+};
 use crate::game::silo::solve::{mask, next_combination};
 use crate::game::silo::MAX_SQUARES;
 
@@ -79,8 +81,22 @@ impl Built {
         Ok(())
     }
 
-    /// Writes the table file.
-    pub fn write(&self, path: &std::path::Path) -> std::io::Result<()> {
+    /// Writes the table file in the current format (version 2, zstd
+    /// blocks); returns the header as written.
+    pub fn write(&self, path: &std::path::Path) -> std::io::Result<Header> {
+        self.write_blocks(path, super::blocks::BLOCK_ENTRIES)
+    }
+
+    /// `write` with `per_block` entries to a block (tests use small blocks
+    /// to get many of them from a small table).
+    pub fn write_blocks(&self, path: &std::path::Path, per_block: u32) -> std::io::Result<Header> {
+        super::blocks::write(path, &self.header, per_block, &|range, out| {
+            out.extend(range.map(|i| self.entry(i)))
+        })
+    }
+
+    /// Writes the table file in format version 1, the entries uncompressed.
+    pub fn write_plain(&self, path: &std::path::Path) -> std::io::Result<()> {
         use std::io::Write;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(path)?);
         out.write_all(&self.header.to_bytes())?;
@@ -548,6 +564,7 @@ pub fn build(config: Config, progress: Progress) -> Result<Built, String> {
             draws: counts[2],
             longest,
             checksum: [0; 32],
+            storage: Storage::Plain,
         },
         words,
         edges,

@@ -10,16 +10,20 @@ use crate::game::{Game, Side};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"SILOTBL\n";
-/// The format this code writes and reads.
-pub const VERSION: u16 = 1;
+/// The format this code writes: the entries in zstd blocks.
+pub const VERSION: u16 = 2;
+/// The first format, the entries as they are; still read.
+pub const VERSION_PLAIN: u16 = 1;
 /// Bytes before the data.
 pub const HEADER_LEN: usize = 128;
 /// Index scheme 1: composition rank times patterns plus pattern rank.
 pub const INDEX_SCHEME: u8 = 1;
 /// Entry code 1: one byte, distance + 2 with the value in its parity.
 pub const ENTRY_CODE: u8 = 1;
-/// The data is the entries as they are, one byte each.
+/// Version 1's data: the entries as they are, one byte each.
 pub const UNCOMPRESSED: u8 = 0;
+/// Version 2's data: a block index, then the blocks as zstd frames.
+pub const ZSTD_BLOCKS: u8 = 1;
 /// The file name a configuration's table has in a table folder.
 pub fn file_name(config: Config) -> String {
     format!("silo-{}x{}.tbl", config.squares, config.per_side)
@@ -322,8 +326,27 @@ pub struct Header {
     pub draws: u64,
     /// The longest distance of any entry, in plies.
     pub longest: u16,
-    /// SHA-256 of the data (everything after the header).
+    /// SHA-256 of the entries, one byte each in index order (in version 1
+    /// the data itself; in version 2 the data decompressed), so a table has
+    /// the same checksum however it is stored.
     pub checksum: [u8; 32],
+    pub storage: Storage,
+}
+
+/// How the entries are stored after the header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage {
+    /// Version 1: the entries as they are.
+    Plain,
+    /// Version 2: `per_block` entries to a zstd frame, found through a
+    /// block index; `data_len` bytes after the header, whose SHA-256 is
+    /// `stored` (so a changed byte anywhere in them is caught before
+    /// anything is decompressed).
+    Blocks {
+        per_block: u32,
+        data_len: u64,
+        stored: [u8; 32],
+    },
 }
 
 fn u16_at(b: &[u8], at: usize) -> u16 {
@@ -339,19 +362,31 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
 impl Header {
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
+        let (version, compression, data_len) = match self.storage {
+            Storage::Plain => (VERSION_PLAIN, UNCOMPRESSED, self.entries),
+            Storage::Blocks {
+                per_block,
+                data_len,
+                stored,
+            } => {
+                b[52..56].copy_from_slice(&per_block.to_le_bytes());
+                b[96..128].copy_from_slice(&stored);
+                (VERSION, ZSTD_BLOCKS, data_len)
+            }
+        };
         b[0..8].copy_from_slice(&MAGIC);
-        b[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        b[8..10].copy_from_slice(&version.to_le_bytes());
         b[10] = self.config.squares;
         b[11] = self.config.per_side;
         b[12] = INDEX_SCHEME;
         b[13] = ENTRY_CODE;
-        b[14] = UNCOMPRESSED;
+        b[14] = compression;
         b[16..24].copy_from_slice(&self.entries.to_le_bytes());
         b[24..32].copy_from_slice(&self.wins.to_le_bytes());
         b[32..40].copy_from_slice(&self.losses.to_le_bytes());
         b[40..48].copy_from_slice(&self.draws.to_le_bytes());
         b[48..50].copy_from_slice(&self.longest.to_le_bytes());
-        b[56..64].copy_from_slice(&self.entries.to_le_bytes());
+        b[56..64].copy_from_slice(&data_len.to_le_bytes());
         b[64..96].copy_from_slice(&self.checksum);
         b
     }
@@ -369,11 +404,15 @@ impl Header {
             return bad("not a Silo table (wrong magic bytes)".into());
         }
         let version = u16_at(bytes, 8);
-        if version != VERSION {
-            return bad(format!(
-                "format version {version}; this program reads {VERSION}"
-            ));
-        }
+        let compression = match version {
+            VERSION_PLAIN => UNCOMPRESSED,
+            VERSION => ZSTD_BLOCKS,
+            _ => {
+                return bad(format!(
+                    "format version {version}; this program reads {VERSION_PLAIN} and {VERSION}"
+                ))
+            }
+        };
         let config = Config {
             squares: bytes[10],
             per_side: bytes[11],
@@ -382,7 +421,7 @@ impl Header {
         for (at, name, want) in [
             (12, "index scheme", INDEX_SCHEME),
             (13, "entry code", ENTRY_CODE),
-            (14, "compression", UNCOMPRESSED),
+            (14, "compression", compression),
         ] {
             if bytes[at] != want {
                 return bad(format!("{name} {} unknown (expected {want})", bytes[at]));
@@ -396,6 +435,7 @@ impl Header {
             draws: u64_at(bytes, 40),
             longest: u16_at(bytes, 48),
             checksum: bytes[64..96].try_into().expect("32 bytes"),
+            storage: Storage::Plain,
         };
         if header.entries != config.entries() {
             return bad(format!(
@@ -405,17 +445,38 @@ impl Header {
             ));
         }
         let data_len = u64_at(bytes, 56);
-        if data_len != header.entries {
+        if compression == UNCOMPRESSED && data_len != header.entries {
             return bad(format!(
                 "data length {data_len}, expected {} (one byte per entry)",
                 header.entries
             ));
         }
-        if file_len != HEADER_LEN as u64 + data_len {
+        if Some(file_len) != (HEADER_LEN as u64).checked_add(data_len) {
             return bad(format!(
                 "file is {file_len} bytes, the header says {}",
-                HEADER_LEN as u64 + data_len
+                (HEADER_LEN as u64).saturating_add(data_len)
             ));
+        }
+        // Bytes the format leaves zero must be zero, so that no changed
+        // byte of the header goes unnoticed.
+        let mut reserved = vec![15, 50, 51];
+        if compression == UNCOMPRESSED {
+            reserved.extend((52..56).chain(96..128));
+        }
+        if let Some(&at) = reserved.iter().find(|&&at| bytes[at] != 0) {
+            return bad(format!("header byte {at} is {}, expected 0", bytes[at]));
+        }
+        let mut header = header;
+        if compression == ZSTD_BLOCKS {
+            let per_block = u32::from_le_bytes(bytes[52..56].try_into().expect("4 bytes"));
+            if per_block == 0 {
+                return bad("0 entries per block".into());
+            }
+            header.storage = Storage::Blocks {
+                per_block,
+                data_len,
+                stored: bytes[96..128].try_into().expect("32 bytes"),
+            };
         }
         let counted = header.wins.checked_add(header.losses);
         if counted.and_then(|c| c.checked_add(header.draws)) != Some(header.entries) {

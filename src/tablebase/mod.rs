@@ -4,6 +4,7 @@
 //! probed by the engine, the arena and the browser board.
 //! protocol.md documents the file byte by byte.
 
+pub mod blocks;
 pub mod build;
 pub mod format;
 pub mod probe;
@@ -39,7 +40,7 @@ pub fn build_command(
     let line: Vec<String> = table.line(root).iter().map(|m| m.to_string()).collect();
     let h = table.header();
     Ok(format!(
-        "Configuration: {}\nPosition: {}\nValue: {} for player {} to move\nLine: {}\n{}Moves followed backwards: {}\nChecksum (SHA-256 of the data): {}\nWritten: {} ({} bytes)\n",
+        "Configuration: {}\nPosition: {}\nValue: {} for player {} to move\nLine: {}\n{}Moves followed backwards: {}\nChecksum (SHA-256 of the entries): {}\nWritten: {} ({} bytes)\n",
         config,
         root.fen(),
         value,

@@ -1,23 +1,44 @@
-//! Probing table files: each is memory-mapped, so a 1.6 GB table costs the
-//! process only the pages it reads (shared page cache, not heap), and a
-//! lookup is one index computation and one byte.
+//! Probing table files: each is memory-mapped, so a table costs the
+//! process only the pages it reads (shared page cache, not heap). A lookup
+//! is one index computation and one byte: in a version-2 file, a byte of a
+//! block kept decompressed in a small cache, so that the engine's
+//! principal line and the explorer's moves, which come back to the same
+//! blocks, decompress each block once.
 
+use std::collections::VecDeque;
 use std::fmt;
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use memmap2::Mmap;
+use zstd::bulk::Decompressor;
 
+use super::blocks::Layout;
 use super::format::{self, Config, FormatError, Header, HEADER_LEN};
 use crate::game::silo::solve::{self, Value};
 use crate::game::silo::{Move, Silo};
 use crate::game::{Game, Side};
+
+/// Decompressed blocks a table keeps: 64 of 16 KiB, 1 MiB of heap.
+const CACHED_BLOCKS: usize = 64;
 
 /// One table file, mapped.
 pub struct Table {
     header: Header,
     path: PathBuf,
     map: Mmap,
+    /// Version 2: where the blocks are.
+    layout: Option<Layout>,
+    cache: Mutex<BlockCache>,
+}
+
+/// The blocks read last, the most recent first, and the zstd context that
+/// decompressed them (made at the first miss).
+#[derive(Default)]
+struct BlockCache {
+    zstd: Option<Decompressor<'static>>,
+    blocks: VecDeque<(u64, Box<[u8]>)>,
 }
 
 impl fmt::Debug for Table {
@@ -42,12 +63,18 @@ impl Table {
         // shows as file-backed RSS, not heap: about 36 MB for a 127-ply
         // principal line of the standard table.)
         let _ = map.advise(memmap2::Advice::Random);
-        let header = Header::parse(&map, map.len() as u64)
-            .map_err(|e| FormatError(format!("{}: {e}", path.display())))?;
+        let located = |e: FormatError| FormatError(format!("{}: {e}", path.display()));
+        let header = Header::parse(&map, map.len() as u64).map_err(located)?;
+        let layout = Layout::of(&header);
+        if let Some(layout) = layout {
+            layout.check_index(&map).map_err(located)?;
+        }
         Ok(Table {
             header,
             path: path.to_path_buf(),
             map,
+            layout,
+            cache: Mutex::default(),
         })
     }
 
@@ -68,8 +95,40 @@ impl Table {
         &self.map
     }
 
-    fn data(&self) -> &[u8] {
-        &self.map[HEADER_LEN..]
+    /// Entry `index`, which the caller has checked is in the table; `None`
+    /// when its block does not decompress (a damaged file: the position is
+    /// then treated as not in the table).
+    fn entry(&self, index: u64) -> Option<u8> {
+        let Some(layout) = self.layout else {
+            return Some(self.map[HEADER_LEN + index as usize]);
+        };
+        let k = index / layout.per_block;
+        let at = (index % layout.per_block) as usize;
+        // A panic elsewhere while the lock was held cannot leave the cache
+        // inconsistent: every block in it is complete.
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = cache.blocks.iter().position(|(b, _)| *b == k) {
+            let found = cache.blocks.remove(i)?;
+            let byte = found.1[at];
+            cache.blocks.push_front(found);
+            return Some(byte);
+        }
+        let len = (layout.range(k).end - layout.range(k).start) as usize;
+        let mut block = match cache.blocks.len() {
+            n if n >= CACHED_BLOCKS => cache.blocks.pop_back()?.1,
+            _ => vec![0; len].into_boxed_slice(),
+        };
+        if block.len() != len {
+            block = vec![0; len].into_boxed_slice();
+        }
+        if cache.zstd.is_none() {
+            cache.zstd = Decompressor::new().ok();
+        }
+        let zstd = cache.zstd.as_mut()?;
+        layout.decompress(&self.map, k, zstd, &mut block).ok()?;
+        let byte = block[at];
+        cache.blocks.push_front((k, block));
+        Some(byte)
     }
 
     /// Whether `pos` is of this table's configuration.
@@ -79,8 +138,11 @@ impl Table {
 
     /// The value of `pos` for its side to move, if the table covers it.
     pub fn value(&self, pos: &Silo) -> Option<Value> {
-        self.covers(pos)
-            .then(|| format::value_in(self.data(), self.header.config, pos))
+        if !self.covers(pos) {
+            return None;
+        }
+        let byte = self.entry(format::index_of(pos, self.header.config))?;
+        Some(format::decode(byte))
     }
 
     /// The best move and the value it keeps; `None` when the game is over

@@ -4,9 +4,11 @@
 
 use std::path::PathBuf;
 
+use super::blocks;
 use super::build::build;
 use super::format::{
-    self, colex_rank, colex_unrank, composition_rank, height_code, Config, Header, Row, HEADER_LEN,
+    self, colex_rank, colex_unrank, composition_rank, height_code, Config, Header, Row, Storage,
+    HEADER_LEN,
 };
 use super::probe::{describe, explain, Table, TableSet};
 use super::verify::{verify, VerifyError};
@@ -36,11 +38,37 @@ fn temp_path(name: &str) -> PathBuf {
     }))
 }
 
+/// Entries per block in the tests' files: a small table in many blocks,
+/// the last one shorter.
+const TEST_BLOCK: u32 = 1000;
+
+/// The table of `config` written in the current format (zstd blocks).
 fn built_file(config: Config, name: &str) -> PathBuf {
     let path = temp_path(name);
     let built = build(config, &|_, _| {}).expect("builds");
-    built.write(&path).expect("writes");
+    built.write_blocks(&path, TEST_BLOCK).expect("writes");
     path
+}
+
+/// The table of `config` in format version 1 (uncompressed), as bytes.
+fn plain_file(config: Config, name: &str) -> Vec<u8> {
+    let path = temp_path(name);
+    let built = build(config, &|_, _| {}).expect("builds");
+    built.write_plain(&path).expect("writes");
+    std::fs::read(&path).expect("reads")
+}
+
+/// A version-1 file's entries in a version-2 file.
+fn compressed(plain: &[u8], name: &str) -> Vec<u8> {
+    let header = Header::parse(plain, plain.len() as u64).expect("a good header");
+    let path = temp_path(name);
+    blocks::write(&path, &header, TEST_BLOCK, &|range, out| {
+        out.extend_from_slice(
+            &plain[HEADER_LEN + range.start as usize..HEADER_LEN + range.end as usize],
+        )
+    })
+    .expect("writes");
+    std::fs::read(&path).expect("reads")
 }
 
 fn start(fen: &str) -> Silo {
@@ -175,13 +203,45 @@ fn builder_agrees_with_the_existing_solver_on_1x6_stacks_of_2() {
 fn the_file_verifies_and_its_header_reads_back() {
     let path = built_file(SMALL, "small-verify");
     let file = std::fs::read(&path).expect("reads");
-    assert_eq!(file.len(), HEADER_LEN + SMALL.entries() as usize);
     let header = Header::parse(&file, file.len() as u64).expect("good header");
     assert_eq!(header.config, SMALL);
     assert_eq!(header.wins + header.losses + header.draws, SMALL.entries());
+    let layout = blocks::Layout::of(&header).expect("zstd blocks");
+    assert_eq!((layout.per_block, layout.blocks), (1000, 12));
+    assert!(file.len() < HEADER_LEN + SMALL.entries() as usize);
     assert_eq!(verify(&file, &|_, _| {}), Ok(2 * SMALL.entries()));
     let text = super::verify_command(&path, &|_, _| {}).expect("verifies");
     assert!(text.ends_with(&format!("verified: {} positions\n", 2 * SMALL.entries())));
+    // Format version 1, the entries as they are, still verifies, with the
+    // same checksum of the entries.
+    let plain = plain_file(SMALL, "small-verify-plain");
+    assert_eq!(plain.len(), HEADER_LEN + SMALL.entries() as usize);
+    let plain_header = Header::parse(&plain, plain.len() as u64).expect("good header");
+    assert_eq!(plain_header.storage, Storage::Plain);
+    assert_eq!(plain_header.checksum, header.checksum);
+    assert_eq!(verify(&plain, &|_, _| {}), Ok(2 * SMALL.entries()));
+}
+
+#[test]
+fn both_formats_probe_every_entry_as_built() {
+    let built = build(SMALL, &|_, _| {}).expect("builds");
+    let packed = temp_path("small-both");
+    built.write_blocks(&packed, TEST_BLOCK).expect("writes");
+    let plain = temp_path("small-both-plain");
+    built.write_plain(&plain).expect("writes");
+    let tables = [&packed, &plain].map(|p| Table::open(p).expect("opens"));
+    // Entries in an order that jumps between blocks, more than the cache
+    // holds, so that blocks are evicted and read again.
+    let n = SMALL.entries();
+    for i in (0..n).map(|i| i * 7919 % n).chain(0..n) {
+        let want = format::decode(built.entry(i));
+        for side in Side::BOTH {
+            let pos = Row::at(i, SMALL).position(SMALL, side);
+            for table in &tables {
+                assert_eq!(table.value(&pos), Some(want), "{}", pos.fen());
+            }
+        }
+    }
 }
 
 /// The first entry whose stored value satisfies `pick`.
@@ -193,7 +253,7 @@ fn first_entry(file: &[u8], pick: impl Fn(Value) -> bool) -> usize {
 
 #[test]
 fn a_changed_distance_is_caught_with_its_position() {
-    let file = std::fs::read(built_file(SMALL, "small-distance")).expect("reads");
+    let file = plain_file(SMALL, "small-distance");
     let i = first_entry(&file, |v| matches!(v, Value::Win(d) if d >= 3));
     let mut bad = file.clone();
     bad[HEADER_LEN + i] += 2; // win in d -> win in d + 2
@@ -212,16 +272,21 @@ fn a_changed_distance_is_caught_with_its_position() {
         }
         other => panic!("expected a bad entry, got {other:?}"),
     }
+    // The same entries compressed: the same verdict.
+    let packed = compressed(&bad, "small-distance-z");
+    assert_eq!(verify(&packed, &|_, _| {}), verify(&bad, &|_, _| {}));
 }
 
 #[test]
 fn a_changed_value_is_caught_and_a_changed_byte_fails_the_checksum() {
-    let file = std::fs::read(built_file(SMALL, "small-value")).expect("reads");
+    let file = plain_file(SMALL, "small-value");
     let i = first_entry(&file, |v| matches!(v, Value::Loss(d) if d >= 2));
     let mut bad = file.clone();
     bad[HEADER_LEN + i] += 1; // loss in d -> win in d + 1
     let err = verify(&with_checksum(bad.clone()), &|_, _| {}).expect_err("caught");
     assert!(matches!(err, VerifyError::Entry { .. }), "{err}");
+    let packed = compressed(&with_checksum(bad.clone()), "small-value-z");
+    assert_eq!(verify(&packed, &|_, _| {}), Err(err));
     // Without the checksum fixed, the checksum catches it first.
     let err = verify(&bad, &|_, _| {}).expect_err("caught");
     assert!(matches!(err, VerifyError::Checksum { .. }), "{err}");
@@ -240,11 +305,12 @@ fn a_changed_value_is_caught_and_a_changed_byte_fails_the_checksum() {
 
 #[test]
 fn a_changed_finished_position_is_caught() {
-    let file = std::fs::read(built_file(SMALL, "small-finished")).expect("reads");
+    let file = plain_file(SMALL, "small-finished");
     let i = first_entry(&file, |v| v == Value::Loss(0));
     let mut bad = file.clone();
     bad[HEADER_LEN + i] = format::encode(Value::Loss(2)).expect("encodable");
-    match verify(&with_checksum(bad), &|_, _| {}) {
+    let bad = compressed(&with_checksum(bad), "small-finished-z");
+    match verify(&bad, &|_, _| {}) {
         Err(VerifyError::Entry {
             index,
             stored,
@@ -255,6 +321,61 @@ fn a_changed_finished_position_is_caught() {
         }
         other => panic!("expected entry {i}, got {other:?}"),
     }
+}
+
+/// `file` (version 2) with the stored data's checksum made to fit, so that
+/// only decompression and the entries' checksum can find what was changed.
+fn with_stored_checksum(mut file: Vec<u8>) -> Vec<u8> {
+    use sha2::{Digest, Sha256};
+    let digest: [u8; 32] = Sha256::digest(&file[HEADER_LEN..]).into();
+    file[96..128].copy_from_slice(&digest);
+    file
+}
+
+#[test]
+fn a_changed_byte_in_a_block_or_in_the_block_index_is_caught() {
+    let path = built_file(SMALL, "small-blocks");
+    let file = std::fs::read(&path).expect("reads");
+    let header = Header::parse(&file, file.len() as u64).expect("good header");
+    let layout = blocks::Layout::of(&header).expect("zstd blocks");
+    let first_block = HEADER_LEN + layout.index_len() as usize;
+    // A byte in the middle of the blocks; the low byte of block 5's offset.
+    for at in [(first_block + file.len()) / 2, HEADER_LEN + 8 * 5] {
+        let mut bad = file.clone();
+        bad[at] ^= 0x04;
+        let err = verify(&bad, &|_, _| {}).expect_err("caught");
+        assert!(
+            matches!(
+                err,
+                VerifyError::Checksum {
+                    of: "stored data",
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        let bad = with_stored_checksum(bad);
+        let err = verify(&bad, &|_, _| {}).expect_err("caught");
+        match err {
+            VerifyError::Format(e) => assert!(e.contains("block"), "{e}"),
+            VerifyError::Checksum { of, .. } => assert_eq!(of, "entries"),
+            other => panic!("byte {at}: {other}"),
+        }
+    }
+    // A prober does not answer from a damaged block (its zstd checksum
+    // fails) and still answers from the others.
+    let mut bad = file.clone();
+    let block_3 = u64::from_le_bytes(
+        file[HEADER_LEN + 24..HEADER_LEN + 32]
+            .try_into()
+            .expect("8 bytes"),
+    );
+    bad[block_3 as usize + 20] ^= 0x04;
+    std::fs::write(&path, &bad).expect("writes");
+    let table = Table::open(&path).expect("the header and index are good");
+    let in_block = |k: u64| Row::at(k * TEST_BLOCK as u64, SMALL).position(SMALL, Side::P1);
+    assert_eq!(table.value(&in_block(3)), None);
+    assert!(table.value(&in_block(4)).is_some());
 }
 
 #[test]
@@ -290,10 +411,26 @@ fn broken_files_are_rejected_with_a_reason() {
         (
             {
                 let mut b = file.clone();
-                b[14] = 1;
+                b[14] = 0;
                 b
             },
             "compression",
+        ),
+        (
+            {
+                let mut b = file.clone();
+                b[50] = 1;
+                b
+            },
+            "header byte 50",
+        ),
+        (
+            {
+                let mut b = file.clone();
+                b[HEADER_LEN] ^= 0x01;
+                with_stored_checksum(b)
+            },
+            "block index",
         ),
     ];
     for (bytes, want) in cases {

@@ -11,13 +11,15 @@
 //! reach, by induction on the true distance, a position the table marks
 //! wrongly as a win or loss, which the checks exclude.
 
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+use super::blocks::Layout;
 use super::format::{
     self, colex_unrank, decode, finished_value, heights_of_code, index_of, Config, Header, Row,
-    HEADER_LEN,
+    Storage, HEADER_LEN,
 };
 use crate::game::silo::solve::{next_combination, Value};
 use crate::game::silo::{Silo, MAX_SQUARES};
@@ -28,8 +30,14 @@ use crate::game::{Game, Side};
 pub enum VerifyError {
     /// The header or the file's length.
     Format(String),
-    /// The data does not hash to the header's checksum.
-    Checksum { header: String, data: String },
+    /// The entries (`of` = "entries") or, in version 2, the stored bytes
+    /// after the header (`of` = "stored data") do not hash to the header's
+    /// checksum.
+    Checksum {
+        of: &'static str,
+        header: String,
+        data: String,
+    },
     /// The header's counts or longest distance differ from the data's.
     Statistics(String),
     /// An entry disagrees with its successors (or, for a finished position,
@@ -46,9 +54,9 @@ impl std::fmt::Display for VerifyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             VerifyError::Format(e) => write!(f, "bad table file: {e}"),
-            VerifyError::Checksum { header, data } => write!(
+            VerifyError::Checksum { of, header, data } => write!(
                 f,
-                "checksum mismatch: the header says {header}, the data hashes to {data}"
+                "checksum mismatch ({of}): the header says {header}, the {of} hash to {data}"
             ),
             VerifyError::Statistics(e) => write!(f, "wrong statistics in the header: {e}"),
             VerifyError::Entry {
@@ -136,27 +144,24 @@ fn check_block(c: u64, config: Config, data: &[u8]) -> Result<(), VerifyError> {
 }
 
 /// Verifies a whole table file (header and data, as `file`); returns the
-/// positions checked, both sides to move. `progress` gets the entries
+/// positions checked, both sides to move. A version-2 file's blocks are
+/// decompressed into memory first (one byte per entry, 1.6 GB for the
+/// standard table): an entry's successors are anywhere in the table. `progress` gets the entries
 /// checked so far and the entries in all.
 pub fn verify(file: &[u8], progress: &(dyn Fn(u64, u64) + Sync)) -> Result<u64, VerifyError> {
     let header =
         Header::parse(file, file.len() as u64).map_err(|e| VerifyError::Format(e.to_string()))?;
-    let data = &file[HEADER_LEN..];
-    let digest = {
-        use sha2::{Digest, Sha256};
-        let mut hasher = Sha256::new();
-        for chunk in data.chunks(1 << 20) {
-            hasher.update(chunk);
+    let format_error = |e: format::FormatError| VerifyError::Format(e.to_string());
+    let entries = match (header.storage, Layout::of(&header)) {
+        (Storage::Blocks { stored, .. }, Some(layout)) => {
+            check_digest("stored data", &stored, &file[HEADER_LEN..])?;
+            layout.check_index(file).map_err(format_error)?;
+            Cow::Owned(layout.decompress_all(file).map_err(format_error)?)
         }
-        let digest: [u8; 32] = hasher.finalize().into();
-        digest
+        _ => Cow::Borrowed(&file[HEADER_LEN..]),
     };
-    if digest != header.checksum {
-        return Err(VerifyError::Checksum {
-            header: format::hex(&header.checksum),
-            data: format::hex(&digest),
-        });
-    }
+    let data = &entries[..];
+    check_digest("entries", &header.checksum, data)?;
     check_statistics(&header, data)?;
     let config = header.config;
     let blocks = config.compositions();
@@ -189,6 +194,24 @@ pub fn verify(file: &[u8], progress: &(dyn Fn(u64, u64) + Sync)) -> Result<u64, 
         Some((_, e)) => Err(e),
         None => Ok(2 * header.entries),
     }
+}
+
+/// The SHA-256 of `bytes` against the header's `said`.
+fn check_digest(of: &'static str, said: &[u8; 32], bytes: &[u8]) -> Result<(), VerifyError> {
+    use sha2::{Digest, Sha256};
+    let mut hasher = Sha256::new();
+    for chunk in bytes.chunks(1 << 20) {
+        hasher.update(chunk);
+    }
+    let digest: [u8; 32] = hasher.finalize().into();
+    if &digest != said {
+        return Err(VerifyError::Checksum {
+            of,
+            header: format::hex(said),
+            data: format::hex(&digest),
+        });
+    }
+    Ok(())
 }
 
 /// The header's counts and longest distance against the data.
