@@ -604,6 +604,11 @@ impl Game for Mixtour {
         }
     }
 
+    /// A pass changes nothing but the turn (and lifts the take-back ban).
+    fn null_move(&self) -> Option<Move> {
+        Some(Move::PASS)
+    }
+
     fn pretty(&self) -> String {
         notation::pretty(self)
     }
