@@ -13,5 +13,6 @@ pub mod engine;
 pub mod game;
 pub mod protocol;
 pub mod search;
+pub mod tactics;
 pub mod tune;
 pub mod web;

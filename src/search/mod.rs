@@ -5,6 +5,7 @@
 
 pub mod limits;
 pub mod minimax;
+pub mod proof;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
