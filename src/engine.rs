@@ -423,6 +423,119 @@ impl VariantVisitor for NewSession {
     fn visit<G: Game>(self, name: &'static str, variant: G::Variant) -> Box<dyn Session> {
         Box::new(GameSession::<G>::new(name, variant))
     }
+
+    fn visit_shaped<F: Game, G: Game<Variant = F::Variant>>(
+        self,
+        name: &'static str,
+        variant: G::Variant,
+    ) -> Box<dyn Session> {
+        Box::new(ShapedSession::<F, G>::Fast(GameSession::new(name, variant)))
+    }
+}
+
+/// The session of a game played on boards of many shapes (Mixtour): on the
+/// fast type `F` while the position is on its standard board, on the
+/// general type `G` as soon as a position string gives another board, and
+/// back on `F` for a new game. A switch starts the search heuristics afresh.
+enum ShapedSession<F: Game, G: Game<Variant = F::Variant>> {
+    Fast(GameSession<F>),
+    General(GameSession<G>),
+}
+
+impl<F: Game, G: Game<Variant = F::Variant>> ShapedSession<F, G> {
+    fn active(&self) -> &dyn Session {
+        match self {
+            ShapedSession::Fast(s) => s,
+            ShapedSession::General(s) => s,
+        }
+    }
+
+    fn active_mut(&mut self) -> &mut dyn Session {
+        match self {
+            ShapedSession::Fast(s) => s,
+            ShapedSession::General(s) => s,
+        }
+    }
+
+    fn name_and_variant(&self) -> (&'static str, F::Variant) {
+        match self {
+            ShapedSession::Fast(s) => (s.name, s.line.variant().clone()),
+            ShapedSession::General(s) => (s.name, s.line.variant().clone()),
+        }
+    }
+}
+
+impl<F: Game, G: Game<Variant = F::Variant>> Session for ShapedSession<F, G> {
+    fn variant(&self) -> &'static str {
+        self.active().variant()
+    }
+
+    fn new_game(&mut self) {
+        if let ShapedSession::General(_) = self {
+            let (name, variant) = self.name_and_variant();
+            *self = ShapedSession::Fast(GameSession::new(name, variant));
+        }
+        self.active_mut().new_game();
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        let (name, variant) = self.name_and_variant();
+        let fast = fen.is_none_or(|fen| F::from_fen(&variant, fen).is_ok());
+        match (fast, &mut *self) {
+            (true, ShapedSession::Fast(s)) => s.set_position(fen, moves),
+            (false, ShapedSession::General(s)) => s.set_position(fen, moves),
+            (true, ShapedSession::General(_)) => {
+                let mut s = GameSession::<F>::new(name, variant);
+                s.set_position(fen, moves)?;
+                *self = ShapedSession::Fast(s);
+                Ok(())
+            }
+            (false, ShapedSession::Fast(_)) => {
+                let mut s = GameSession::<G>::new(name, variant);
+                s.set_position(fen, moves)?;
+                *self = ShapedSession::General(s);
+                Ok(())
+            }
+        }
+    }
+
+    fn go(
+        &mut self,
+        shared: &Arc<Shared>,
+        params: &GoParams,
+        options: &Options,
+        report: &mut dyn FnMut(&Info),
+    ) -> BestMove {
+        self.active_mut().go(shared, params, options, report)
+    }
+
+    fn perft(&self, depth: u32, divide: bool) -> String {
+        self.active().perft(depth, divide)
+    }
+
+    fn display(&self) -> String {
+        self.active().display()
+    }
+
+    fn fen(&self) -> String {
+        self.active().fen()
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.active().outcome()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.active().side_to_move()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.active().legal_moves()
+    }
+
+    fn check_search_moves(&self, moves: &[String]) -> Vec<String> {
+        self.active().check_search_moves(moves)
+    }
 }
 
 /// A session for variant `name` at its start position.

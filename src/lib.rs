@@ -11,6 +11,7 @@
 pub mod arena;
 pub mod engine;
 pub mod game;
+pub mod manual;
 pub mod protocol;
 pub mod search;
 pub mod tactics;

@@ -61,7 +61,7 @@ impl Tunable for Mixtour {
     }
 
     /// No move completes a tower for the side to move.
-    fn is_quiet(&self, buffer: &mut Vec<mixtour::Move>) -> bool {
+    fn is_quiet(&self, buffer: &mut Vec<mixtour::Move<mixtour::Standard>>) -> bool {
         buffer.clear();
         self.generate_moves(buffer);
         let us = self.side_to_move();

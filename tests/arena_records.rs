@@ -132,27 +132,35 @@ fn killed_arena_resumes_without_replaying() {
     assert!(pgn.matches("[Game \"").count() >= GAMES as usize);
 }
 
-#[test]
-fn ctrl_c_stops_cleanly_and_keeps_every_finished_game() {
-    let dir = temp_dir("sigint");
-    let args = match_args(&dir);
-    let mut child = start(&dir, &args);
-    wait_for_games(&dir, 1, &mut child);
-    // Safety: signalling our own child process, which is not reaped yet.
-    unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+/// Sends `signals` to the arena, 100 ms apart, and waits (at most 10 s)
+/// for it to exit.
+fn signal_and_wait(child: &mut Child, signals: &[libc::c_int]) -> std::process::ExitStatus {
+    for (i, &signal) in signals.iter().enumerate() {
+        if i > 0 {
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        // Safety: signalling our own child process, which is not reaped yet.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, signal);
+        }
     }
     let t0 = Instant::now();
-    let status = loop {
+    loop {
         if let Some(s) = child.try_wait().unwrap() {
-            break s;
+            return s;
         }
-        assert!(
-            t0.elapsed() < Duration::from_secs(10),
-            "arena did not stop on SIGINT"
-        );
+        assert!(t0.elapsed() < Duration::from_secs(10), "arena did not stop");
         std::thread::sleep(Duration::from_millis(10));
-    };
+    }
+}
+
+/// One `signal` in the middle of a match: exit 130 with every finished game
+/// recorded, counted in the summary and reported.
+fn stops_cleanly_keeping_every_finished_game(signal: libc::c_int, tag: &str) {
+    let dir = temp_dir(tag);
+    let mut child = start(&dir, &match_args(&dir));
+    wait_for_games(&dir, 1, &mut child);
+    let status = signal_and_wait(&mut child, &[signal]);
     assert_eq!(status.code(), Some(130));
     let out = std::fs::read_to_string(dir.join("first.out")).unwrap();
     assert!(out.contains("Interrupted: "), "{out}");
@@ -162,4 +170,45 @@ fn ctrl_c_stops_cleanly_and_keeps_every_finished_game() {
     assert!(n >= 1 && n < GAMES as usize, "{n}");
     assert_eq!(summary["finished"], n as u64);
     assert_eq!(out.matches("Finished game").count(), n);
+}
+
+#[test]
+fn ctrl_c_stops_cleanly_and_keeps_every_finished_game() {
+    stops_cleanly_keeping_every_finished_game(libc::SIGINT, "sigint");
+}
+
+#[test]
+fn sigterm_stops_as_cleanly_as_ctrl_c() {
+    stops_cleanly_keeping_every_finished_game(libc::SIGTERM, "sigterm");
+}
+
+#[test]
+fn a_second_ctrl_c_exits_at_once_keeping_the_records() {
+    // Engines that hang in their second game and never read `quit`: after
+    // one Ctrl-C the arena would give each a second to quit before killing
+    // it, then print its tables. A second Ctrl-C in that second ends it at
+    // once, with no tables, and the first game still recorded.
+    let dir = temp_dir("sigint-twice");
+    let mut args = match_args(&dir);
+    for a in args.iter_mut() {
+        if a.starts_with("args=") {
+            *a = a.replace("--fault slow --slow-ms 30", "--fault hang --at 8");
+        } else if a == "st=1" {
+            *a = "st=30".into();
+        }
+    }
+    let mut child = start(&dir, &args);
+    wait_for_games(&dir, 1, &mut child);
+    // An engine is hung by now: its 8th move is at most the 3rd of game 2.
+    std::thread::sleep(Duration::from_millis(500));
+    let before = game_numbers(&dir);
+    let status = signal_and_wait(&mut child, &[libc::SIGINT, libc::SIGINT]);
+    assert_eq!(status.code(), Some(130));
+    let out = std::fs::read_to_string(dir.join("first.out")).unwrap();
+    assert!(
+        !out.contains("Interrupted: "),
+        "the shutdown ran to its end: {out}"
+    );
+    assert!(!dir.join("summary.json").exists(), "{out}");
+    assert_eq!(game_numbers(&dir), before);
 }

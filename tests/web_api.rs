@@ -469,7 +469,7 @@ fn positions_load_from_fen() {
     assert_eq!(s["start_fen"], fen);
     assert_eq!(s["moves"], json!([]));
     assert_eq!(s["thinking"], false, "the engine waits for go after a FEN");
-    let r = post(a, "/api/fen", r#"{"fen": "x5/x5/x5/x5 1 20,20 0,0 1 -"}"#);
+    let r = post(a, "/api/fen", r#"{"fen": "x5/x5/x5/x4 1 20,20 0,0 1 -"}"#);
     assert_eq!(r.status, 422);
     assert!(r.error().contains("field board"), "{}", r.body);
     let r = post(

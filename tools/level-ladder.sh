@@ -2,7 +2,7 @@
 # The Level ladder: each level against the one below, from the shipped
 # openings, at the levels' own limits (depth 1 with noise for 1-4, node
 # budgets for 5-19), so a loaded machine does not change the result. Prints
-# one results line per step; the README table was made with this.
+# one results line per step; the table in docs/development.md was made with this.
 #
 #   tools/level-ladder.sh [games per step, default 60] [first level, default 1]
 set -euo pipefail

@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
 use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
 use super::engine::{spawn_process, Engine, Logger, SearchError, Spawner, StartError};
 use super::openings::{self, Opening};
@@ -24,13 +26,15 @@ use super::stats::SprtVerdict;
 use super::transport::INTERRUPTED;
 use super::ArenaError;
 
-/// Width of the progress bar on a terminal.
-const BAR_WIDTH: usize = 24;
+/// The progress bar on a terminal: `[####....] 10/40 games, <status>`.
+const BAR_TEMPLATE: &str = "[{bar:24}] {pos}/{len} games, {wide_msg}";
 
 pub struct RunOptions {
     /// Continue from the games already in the JSONL file.
     pub resume: bool,
-    /// Draw a progress bar (the output is a terminal).
+    /// Stdout is a terminal: draw a progress bar there, with the Started /
+    /// Finished lines printed above it (to stdout, not to `out`, which the
+    /// caller then also points at stdout).
     pub tty: bool,
     /// Play only this part of the schedule.
     pub shard: Option<Shard>,
@@ -151,6 +155,7 @@ pub fn run_match_with(
         (verdict != SprtVerdict::Continue).then(|| (verdict, counts.trinomial.games()))
     });
     let sprt_done = AtomicBool::new(crossed.is_some());
+    let bar = opts.tty.then(|| progress_bar(total, done.len()));
     let shared = Mutex::new(Shared {
         queue: pending.into_iter(),
         records: done,
@@ -168,7 +173,7 @@ pub fn run_match_with(
         names: &names,
         suite: &suite,
         total,
-        tty: opts.tty,
+        bar: bar.clone(),
         log,
         spawn,
         abort: &abort,
@@ -205,10 +210,10 @@ pub fn run_match_with(
         let stopped_at = shared.crossed.map(|c| c.1);
         SprtSummary::new(&names[0], &names[1], s, &counts, verdict, stopped_at)
     });
-    let out = &mut shared.out;
-    if opts.tty {
-        let _ = write!(out, "\r\x1b[K");
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
     }
+    let out = &mut shared.out;
     if interrupted {
         let _ = writeln!(
             out,
@@ -259,7 +264,8 @@ struct Ctx<'a, 'o> {
     names: &'a [String],
     suite: &'a [Opening],
     total: u32,
-    tty: bool,
+    /// The terminal's progress bar (`RunOptions::tty`).
+    bar: Option<ProgressBar>,
     log: Logger,
     spawn: Spawner<'a>,
     abort: &'a AtomicBool,
@@ -275,11 +281,13 @@ impl Ctx<'_, '_> {
     }
 
     fn say(&self, s: &mut Shared, line: &str) {
-        if self.tty {
-            let _ = write!(s.out, "\r\x1b[K");
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => {
+                let _ = writeln!(s.out, "{line}");
+                let _ = s.out.flush();
+            }
         }
-        let _ = writeln!(s.out, "{line}");
-        let _ = s.out.flush();
     }
 }
 
@@ -455,8 +463,7 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         None => String::new(),
     };
     let status = format!(
-        "{done}/{} games, {} vs {}: {:.1}% W/D/L {}/{}/{}, Elo {}{llr}, {rate:.1} games/min, ETA {eta}",
-        ctx.total,
+        "{} vs {}: {:.1}% W/D/L {}/{}/{}, Elo {}{llr}, {rate:.1} games/min, ETA {eta}",
         first.engine,
         first.opponent,
         first.score * 100.0,
@@ -465,16 +472,11 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         first.losses,
         fmt_elo(&first),
     );
-    if ctx.tty {
-        let filled = (done as usize * BAR_WIDTH) / ctx.total.max(1) as usize;
-        let bar = format!(
-            "[{}{}]",
-            "#".repeat(filled),
-            ".".repeat(BAR_WIDTH - filled.min(BAR_WIDTH))
-        );
-        let _ = write!(s.out, "\r\x1b[K{bar} {status}");
-        let _ = s.out.flush();
+    if let Some(bar) = &ctx.bar {
+        bar.set_message(status);
+        bar.set_position(done.into());
     } else {
+        let status = format!("{done}/{} games, {status}", ctx.total);
         let interval = ctx.cfg.ratinginterval;
         // The full table follows at the end anyway.
         if interval > 0 && done.is_multiple_of(interval) && done < ctx.total {
@@ -486,6 +488,18 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
             let _ = writeln!(s.out, "Progress: {status}");
         }
     }
+}
+
+/// The terminal's progress bar over the `total` games of the run, `done`
+/// of them already recorded (a resumed match).
+fn progress_bar(total: u32, done: usize) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total.into()), ProgressDrawTarget::stdout());
+    // The template is a constant: it parses, or the tests fail.
+    if let Ok(style) = ProgressStyle::with_template(BAR_TEMPLATE) {
+        bar.set_style(style.progress_chars("#."));
+    }
+    bar.set_position(done as u64);
+    bar
 }
 
 /// Writes a suite of random openings; with `balanced`, keeps only those a
@@ -538,4 +552,14 @@ pub fn make_openings(
         e.quit();
     }
     suite
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_template_parses() {
+        assert!(ProgressStyle::with_template(BAR_TEMPLATE).is_ok());
+    }
 }

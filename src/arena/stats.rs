@@ -1,8 +1,8 @@
 //! Match statistics: W/D/L and pentanomial counts, Elo with its interval, LOS and the generalized SPRT.
 //!
-//! Every formula follows `arena-notes.md` (the fastchess / fishtest / OpenBench conventions), so
-//! our numbers can be compared with theirs line by line. All counts are seen from the first
-//! engine of a pairing: a `Win` is a win of the first engine.
+//! Every formula is written out in docs/arena.md ("The statistics"): the fastchess / fishtest /
+//! OpenBench conventions, so our numbers can be compared with theirs line by line. All counts are
+//! seen from the first engine of a pairing: a `Win` is a win of the first engine.
 
 use serde::{Deserialize, Serialize};
 use std::f64::consts::LN_10;
@@ -19,7 +19,7 @@ pub const SCORE_LIMIT: f64 = 1e-6;
 /// One logistic unit of per-game deviation in normalized Elo: nElo = t * 800 / ln 10.
 const NELO_PER_T: f64 = 800.0 / LN_10;
 
-/// Zero counts are replaced by this before taking logs (arena-notes.md, as fastchess does).
+/// Zero counts are replaced by this before taking logs (docs/arena.md, as fastchess does).
 const ZERO_COUNT: f64 = 1e-3;
 
 /// The constrained maximum-likelihood iteration stops when no probability moves more than this.
@@ -699,11 +699,11 @@ mod tests {
 
     #[test]
     fn published_pentanomial_llr() {
-        // arena-notes.md: fastchess prints 2.94598 for these counts and bounds [0, 2].
+        // docs/arena.md: fastchess prints 2.94598 for these counts and bounds [0, 2].
         let penta = Pentanomial::new([379, 10170, 21828, 10640, 343]);
         let llr = penta.llr(&sprt(0.0, 2.0));
         close(llr, 2.946, 0.01);
-        // The notes' independent implementation of the same iteration gives 2.9455.
+        // An independent implementation of the same iteration gives 2.9455.
         close(llr, 2.9455, 1e-3);
     }
 

@@ -9,7 +9,6 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::Ordering;
 
 use stackfish::arena::compliance;
 use stackfish::arena::config::{
@@ -21,6 +20,7 @@ use stackfish::arena::runner::{make_openings, run_match, RunOptions};
 use stackfish::arena::schedule::{Shard, Tournament};
 use stackfish::arena::transport::INTERRUPTED;
 use stackfish::arena::ArenaError;
+use stackfish::manual::{self, Shell};
 
 const EXIT_COMPLIANCE_FAILED: u8 = 1;
 const EXIT_RUN_FAILED: u8 = 3;
@@ -33,6 +33,8 @@ const OWN_ENGINE: &str = "stackfish";
     name = "arena",
     version,
     about = "Engine-vs-engine matches for stacking games; never trusts an engine, never hangs, never loses a record",
+    after_help = "Without a command: a match (with no flags at all: tournaments/default.json). Every flag, \
+config field, record format and exit code: protocol.md (in a Debian install: /usr/share/doc/stackfish/).",
     args_conflicts_with_subcommands = true
 )]
 struct Cli {
@@ -51,6 +53,14 @@ enum Command {
     /// Recompute every statistic (SPRT included) from JSONL record files,
     /// counting a game found in several files once.
     Merge(MergeArgs),
+    /// Print a shell completion script, e.g. `arena completions bash`.
+    Completions { shell: Shell },
+    /// Write the man pages of the arena and its subcommands into a folder (for packagers).
+    Man {
+        /// Folder to write the pages into (created if missing).
+        #[arg(long)]
+        dir: PathBuf,
+    },
 }
 
 #[derive(Args)]
@@ -164,13 +174,16 @@ struct RunArgs {
 
 #[derive(Args)]
 struct OpeningsArgs {
+    /// The game: mixtour, mixtour-5, coinstack, ...
     #[arg(long, default_value = "mixtour")]
     game: String,
     /// Plies of random moves from the start.
     #[arg(long, default_value_t = 4)]
     plies: u32,
+    /// Openings to write (fewer if not enough distinct ones turn up).
     #[arg(long, default_value_t = 200)]
     count: usize,
+    /// Seed of the random moves: the same seed writes the same suite.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Keep only openings that --engine scores within --maxcp of even.
@@ -189,6 +202,7 @@ struct OpeningsArgs {
 
 #[derive(Args)]
 struct ComplianceArgs {
+    /// The dialect to speak.
     #[arg(long, value_enum, default_value = "ugi")]
     proto: ProtoArg,
     /// The game to check with.
@@ -246,12 +260,20 @@ fn engine_from_tokens(each: &[String], tokens: &[String]) -> Result<EngineSpec, 
     Ok(spec)
 }
 
+/// The demo config: in the current folder (a checkout), beside an installed
+/// arena (`/usr/bin/arena` reads `/usr/share/stackfish/tournaments/`), or
+/// in the source tree it was built from (`cargo install --path .`).
 fn default_config() -> PathBuf {
-    let local = PathBuf::from("tournaments/default.json");
-    if local.is_file() {
-        return local;
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tournaments/default.json")
+    const DEMO: &str = "tournaments/default.json";
+    let installed = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("share/stackfish").join(DEMO)));
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(DEMO);
+    [Some(PathBuf::from(DEMO)), installed]
+        .into_iter()
+        .flatten()
+        .find(|p| p.is_file())
+        .unwrap_or(source)
 }
 
 /// Flags that are not part of the shared config file.
@@ -359,24 +381,21 @@ fn exit_code(summary: &Summary) -> u8 {
     summary.verdict.map_or(0, |v| v.exit_code())
 }
 
-extern "C" fn on_signal(_: libc::c_int) {
-    if INTERRUPTED.swap(true, Ordering::SeqCst) {
-        // Second Ctrl-C: stop now. Finished games are already on disk.
-        // Safety: _exit is async-signal-safe.
-        unsafe { libc::_exit(EXIT_INTERRUPTED as libc::c_int) };
+/// Ctrl-C (SIGINT) and SIGTERM set `INTERRUPTED`, which every wait of the
+/// match polls: running games stop unrecorded, the finished ones are on
+/// disk already, and the tables, summary and report are still written. A
+/// second signal exits at once with 130. (SIGPIPE needs nothing: the Rust
+/// runtime ignores it, so a dead engine shows up as a write error.)
+fn install_signal_handlers() -> std::io::Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    for signal in [SIGINT, SIGTERM] {
+        // Registered first, so it runs before this signal sets the flag:
+        // it exits only when an earlier signal set it.
+        flag::register_conditional_shutdown(signal, EXIT_INTERRUPTED.into(), &INTERRUPTED)?;
+        flag::register(signal, &INTERRUPTED)?;
     }
-}
-
-fn install_signal_handlers() {
-    let handler: extern "C" fn(libc::c_int) = on_signal;
-    // Safety: the handler only touches an atomic and calls _exit, both
-    // async-signal-safe. SIGPIPE is ignored so a dead engine shows up as a
-    // write error (the Rust runtime does this too; said here explicitly).
-    unsafe {
-        libc::signal(libc::SIGINT, handler as libc::sighandler_t);
-        libc::signal(libc::SIGTERM, handler as libc::sighandler_t);
-        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
-    }
+    Ok(())
 }
 
 /// `cargo run --bin arena` builds only the arena. When it was started that
@@ -488,6 +507,16 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
             let summary = merge(&m.records, &opts, &mut std::io::stdout())?;
             Ok(exit_code(&summary))
         }
+        Some(Command::Completions { shell }) => {
+            manual::write_completions(Cli::command(), shell, &mut std::io::stdout());
+            Ok(0)
+        }
+        Some(Command::Man { dir }) => {
+            manual::write_man_pages(Cli::command(), &dir).map_err(|e| {
+                ArenaError::Io(format!("cannot write man pages to {}: {e}", dir.display()))
+            })?;
+            Ok(0)
+        }
         None => {
             let (cfg, flags) = build_config(cli.run)?;
             build_missing_engines(&cfg);
@@ -504,7 +533,9 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
 }
 
 fn main() -> ExitCode {
-    install_signal_handlers();
+    if let Err(e) = install_signal_handlers() {
+        eprintln!("arena: cannot handle Ctrl-C ({e}); a Ctrl-C will end the arena at once, finished games stay recorded");
+    }
     let parsed = Cli::command().try_get_matches().and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
         if let Ok(Some(groups)) = m.try_get_occurrences::<String>("engine") {

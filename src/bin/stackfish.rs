@@ -1,23 +1,29 @@
 //! The stackfish engine: with no arguments it speaks UGI/UCI on stdin/stdout.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+use stackfish::manual::{self, Shell};
 use std::process::ExitCode;
 
 #[derive(Parser)]
 #[command(
     name = "stackfish",
     version,
-    about = "Engine for Mixtour and other stacking games"
+    about = "Engine for Mixtour and other stacking games",
+    after_help = MORE_HELP
 )]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
 }
 
+const MORE_HELP: &str = "Without a command: the UGI/UCI engine on stdin/stdout. Every command, \
+option and output line: protocol.md (in a Debian install: /usr/share/doc/stackfish/).";
+
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaves of the legal-move tree (Stockfish's output format).
     Perft {
+        /// Plies to look ahead.
         depth: u32,
         /// Position string; the variant's start position if omitted.
         #[arg(long)]
@@ -28,6 +34,7 @@ enum Command {
         /// Print the count below each root move.
         #[arg(long)]
         divide: bool,
+        /// The game: a value of the engine option Game (mixtour, coinstack, ...).
         #[arg(long, default_value = "mixtour")]
         game: String,
     },
@@ -52,6 +59,7 @@ enum Command {
     },
     /// Play in a browser: serve the board page and its JSON API locally.
     Serve {
+        /// Port to listen on; 0 picks a free one (the printed address has it).
         #[arg(long, default_value_t = stackfish::web::DEFAULT_PORT)]
         port: u16,
         /// Address to listen on; the default is reachable from this machine only.
@@ -89,11 +97,20 @@ enum Command {
         /// Position string; the variant's start position if omitted.
         #[arg(long)]
         fen: Option<String>,
+        /// The game (only Silo can be solved).
         #[arg(long, default_value = "silo")]
         game: String,
         /// auto, reachable or full.
         #[arg(long, default_value = "auto")]
         method: String,
+    },
+    /// Print a shell completion script, e.g. `stackfish completions bash`.
+    Completions { shell: Shell },
+    /// Write the man pages of stackfish and its subcommands into a folder (for packagers).
+    Man {
+        /// Folder to write the pages into (created if missing).
+        #[arg(long)]
+        dir: std::path::PathBuf,
     },
 }
 
@@ -214,6 +231,17 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Completions { shell }) => {
+            manual::write_completions(Cli::command(), shell, &mut std::io::stdout());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Man { dir }) => match manual::write_man_pages(Cli::command(), &dir) {
+            Ok(_) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: cannot write man pages to {}: {e}", dir.display());
+                ExitCode::from(2)
+            }
+        },
         None => {
             let stdin = std::io::stdin();
             stackfish::protocol::run(std::io::BufReader::new(stdin), std::io::stdout());

@@ -1,31 +1,102 @@
 //! The rank notation that the position strings of Mixtour, Coin Stack/Focus
 //! and Castle share: cells separated by `,`, empty cells written `x` or `xN`
-//! (N empty cells in a row, N >= 1), merged when printed.
+//! (N empty cells in a row, N >= 1), merged when printed; Mixtour's boards
+//! of any shape write holes the same way, `#` or `#N`.
 
-/// Joins one rank's cells (`None` = empty) with runs of empty cells merged
-/// into `x` (one) or `xN`.
-pub fn write_rank<I: IntoIterator<Item = Option<String>>>(cells: I) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut empties = 0;
-    let flush = |out: &mut Vec<String>, empties: &mut usize| {
-        match *empties {
-            0 => {}
-            1 => out.push("x".to_string()),
-            n => out.push(format!("x{n}")),
+/// One cell of a rank as written: an empty cell (`x`), a hole that is not
+/// part of the board (`#`, Mixtour's boards of any shape), or the text of
+/// whatever stands there, for the game to read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RankCell<T> {
+    Empty,
+    Hole,
+    Text(T),
+}
+
+impl<T> RankCell<T> {
+    /// The marker of a run: `x` for empty cells, `#` for holes.
+    fn run_marker(&self) -> Option<char> {
+        match self {
+            RankCell::Empty => Some('x'),
+            RankCell::Hole => Some('#'),
+            RankCell::Text(_) => None,
         }
-        *empties = 0;
+    }
+}
+
+/// Joins one rank's cells with runs of empty cells merged into `x` (one)
+/// or `xN`, and runs of holes into `#` or `#N`.
+pub fn write_cells<I: IntoIterator<Item = RankCell<String>>>(cells: I) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Option<(char, usize)> = None;
+    let flush = |out: &mut Vec<String>, run: &mut Option<(char, usize)>| match run.take() {
+        None => {}
+        Some((marker, 1)) => out.push(marker.to_string()),
+        Some((marker, n)) => out.push(format!("{marker}{n}")),
     };
     for cell in cells {
-        match cell {
-            None => empties += 1,
-            Some(text) => {
-                flush(&mut out, &mut empties);
-                out.push(text);
+        match (cell.run_marker(), run) {
+            (Some(m), Some((r, n))) if m == r => run = Some((r, n + 1)),
+            (Some(m), _) => {
+                flush(&mut out, &mut run);
+                run = Some((m, 1));
+            }
+            (None, _) => {
+                flush(&mut out, &mut run);
+                if let RankCell::Text(text) = cell {
+                    out.push(text);
+                }
             }
         }
     }
-    flush(&mut out, &mut empties);
+    flush(&mut out, &mut run);
     out.join(",")
+}
+
+/// Joins one rank's cells (`None` = empty), as `write_cells` for games
+/// without holes.
+pub fn write_rank<I: IntoIterator<Item = Option<String>>>(cells: I) -> String {
+    write_cells(cells.into_iter().map(|c| match c {
+        None => RankCell::Empty,
+        Some(text) => RankCell::Text(text),
+    }))
+}
+
+/// The number of cells of a run written `<marker>` or `<marker>N` (N >= 1),
+/// or `None` when `cell` is not a run of `marker` at all.
+fn run_length(cell: &str, marker: char) -> Result<Option<usize>, String> {
+    let Some(run) = cell.strip_prefix(marker) else {
+        return Ok(None);
+    };
+    if run.is_empty() {
+        return Ok(Some(1));
+    }
+    // Digits only: `str::parse` would also take "+4".
+    match run.parse::<usize>() {
+        Ok(n) if n >= 1 && run.bytes().all(|b| b.is_ascii_digit()) => Ok(Some(n)),
+        _ => Err(format!("'{cell}' is not {marker} or {marker}N with N >= 1")),
+    }
+}
+
+/// Splits one rank of at most `max` cells: `x`/`xN` become that many empty
+/// cells, `#`/`#N` that many holes, any other cell is returned as text for
+/// the game to read. The error says which cell is wrong and how.
+pub fn read_cells(text: &str, max: usize) -> Result<Vec<RankCell<&str>>, String> {
+    let mut cells = Vec::new();
+    for cell in text.split(',') {
+        let (marker, n) = if let Some(n) = run_length(cell, 'x')? {
+            (RankCell::Empty, n)
+        } else if let Some(n) = run_length(cell, '#')? {
+            (RankCell::Hole, n)
+        } else {
+            (RankCell::Text(cell), 1)
+        };
+        if n > max - cells.len().min(max) {
+            return Err(format!("'{cell}' makes the rank longer than {max} cells"));
+        }
+        cells.extend(std::iter::repeat_n(marker, n));
+    }
+    Ok(cells)
 }
 
 /// Splits one rank that must hold exactly `width` cells: `x` and `xN` become
@@ -35,16 +106,7 @@ pub fn read_rank(text: &str, width: usize) -> Result<Vec<Option<&str>>, String> 
     let mut cells = Vec::with_capacity(width);
     for cell in text.split(',') {
         let left = width - cells.len();
-        if let Some(run) = cell.strip_prefix('x') {
-            let n = if run.is_empty() {
-                1
-            } else {
-                // Digits only: `str::parse` would also take "+4".
-                match run.parse::<usize>() {
-                    Ok(n) if n >= 1 && run.bytes().all(|b| b.is_ascii_digit()) => n,
-                    _ => return Err(format!("'{cell}' is not x or xN with N >= 1")),
-                }
-            };
+        if let Some(n) = run_length(cell, 'x')? {
             if n > left {
                 return Err(format!("'{cell}' runs past the {width} cells of the rank"));
             }

@@ -108,6 +108,22 @@ pub fn perft_command(
             }
             Ok(perft_report(line.position(), self.depth, self.divide))
         }
+
+        /// The fast board type whenever the position is on it.
+        fn visit_shaped<F: Game, G: Game<Variant = F::Variant>>(
+            self,
+            name: &'static str,
+            variant: G::Variant,
+        ) -> Self::Output {
+            if self
+                .fen
+                .is_none_or(|fen| F::from_fen(&variant, fen).is_ok())
+            {
+                self.visit::<F>(name, variant)
+            } else {
+                self.visit::<G>(name, variant)
+            }
+        }
     }
     super::with_variant(
         name,

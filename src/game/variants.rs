@@ -6,14 +6,27 @@
 use super::castle::{Castle, CastleVariant};
 use super::coinstack::{CoinStack, CoinStackVariant};
 use super::line::{AnyGame, Line, NamedLine};
-use super::mixtour::{Mixtour, MixtourVariant};
+use super::mixtour::{Mixtour, MixtourGrid, MixtourVariant};
 use super::silo::{Silo, SiloVariant};
 use super::Game;
 
 /// Code that must be instantiated for the concrete game type of a variant.
-pub trait VariantVisitor {
+pub trait VariantVisitor: Sized {
     type Output;
     fn visit<G: Game>(self, name: &'static str, variant: G::Variant) -> Self::Output;
+
+    /// A game played on boards of many shapes, whose position strings give
+    /// the shape (Mixtour): `F` is the fast type of its standard board, `G`
+    /// the general type of every board. By default `G` serves everything;
+    /// code where speed matters (the engine, perft) picks `F` whenever the
+    /// position is on the standard board.
+    fn visit_shaped<F: Game, G: Game<Variant = F::Variant>>(
+        self,
+        name: &'static str,
+        variant: G::Variant,
+    ) -> Self::Output {
+        self.visit::<G>(name, variant)
+    }
 }
 
 /// Every variant name we know, in the order the `Game` option lists them.
@@ -36,8 +49,12 @@ pub fn variant_names() -> &'static [&'static str] {
 pub fn with_variant<V: VariantVisitor>(name: &str, visitor: V) -> Option<V::Output> {
     let name = name.trim().to_ascii_lowercase();
     Some(match name.as_str() {
-        "mixtour" => visitor.visit::<Mixtour>("mixtour", MixtourVariant::STANDARD),
-        "mixtour-5" => visitor.visit::<Mixtour>("mixtour-5", MixtourVariant::FIVE_POINTS),
+        "mixtour" => {
+            visitor.visit_shaped::<Mixtour, MixtourGrid>("mixtour", MixtourVariant::STANDARD)
+        }
+        "mixtour-5" => {
+            visitor.visit_shaped::<Mixtour, MixtourGrid>("mixtour-5", MixtourVariant::FIVE_POINTS)
+        }
         "silo" => visitor.visit::<Silo>("silo", SiloVariant::STANDARD),
         "silo-8" => visitor.visit::<Silo>("silo-8", SiloVariant::EIGHT),
         "coinstack" => visitor.visit::<CoinStack>("coinstack", CoinStackVariant::CoinStack),

@@ -11,7 +11,7 @@ fn pos(fen: &str) -> Mixtour {
     Mixtour::from_fen(&MixtourVariant::STANDARD, fen).unwrap()
 }
 
-type Mv = crate::game::mixtour::Move;
+type Mv = <Mixtour as Game>::Move;
 
 fn run(p: &Mixtour, limits: Limits, strict: bool) -> SearchResult<Mv> {
     run_lines(p, limits, strict, 1, &[]).0

@@ -35,7 +35,7 @@
 //! (the moves the side to move could play; both players can move any stack)
 //! that would complete a tower (target height + pieces moved >= 5) with X's
 //! piece on top, i.e. that would score a point for X (rules:
-//! shared/rules/mixtour.md, "Scoring and the end").
+//! docs/rules/mixtour.md, "Towers").
 //!
 //! Protocol (UGI, UCI spellings accepted): `ugi`/`uci`, `isready`,
 //! `setoption name Depth|Seed|Ordering|Game value V` (`Game`: `mixtour` or
@@ -58,7 +58,9 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
-use stackfish::game::mixtour::{Mixtour, MixtourVariant, Move, MoveKind};
+use stackfish::game::mixtour::{Mixtour, MixtourVariant, MoveKind, Standard};
+
+type Move = stackfish::game::mixtour::Move<Standard>;
 use stackfish::game::{Game, GameResult, Line, Outcome, Side};
 
 const DEFAULT_DEPTH: u32 = 4;

@@ -33,7 +33,7 @@ function check(cond, what) {
   }
 }
 
-// Stacks by square from a Mixtour FEN, the way the rules file defines it.
+// Stacks by square from a Mixtour FEN, the way docs/rules/mixtour.md defines it.
 function stacksOf(fen) {
   const stacks = {};
   fen.split(' ')[0].split('/').forEach((row, i) => {
@@ -69,7 +69,7 @@ function coinFiles(rank) {
 }
 
 // Stacks (knights in Castle) by square, read from a position string the
-// way the rules files define it.
+// way docs/rules/ defines it.
 function boardOf(variant, fen) {
   const field = fen.split(' ')[0];
   const board = {};

@@ -3,7 +3,7 @@
 //! descend one square, pay channel and skull passes, and win by the enemy key,
 //! by the last capture, or by the no-draw decision.
 //!
-//! The rules are in `shared/rules/castle.md`; each is implemented below and
+//! The rules are in `docs/rules/castle.md`; each is implemented below and
 //! its interpretation written where it is implemented.
 //!
 //! Levels: the rules give three levels that differ only in the passes each

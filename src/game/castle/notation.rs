@@ -233,7 +233,7 @@ fn parse_board(text: &str) -> Result<[Bb; 2], FenError> {
     Ok(knights)
 }
 
-/// The fixed terrain of square `sq` in the rules file's symbols: `#` wall,
+/// The fixed terrain of square `sq` in the symbols of docs/rules/castle.md: `#` wall,
 /// `C` channel, `K` key, `:` courtyard, `,` middle-zone ground, `.` ground.
 pub fn terrain_symbol(sq: usize) -> char {
     let t = TERRAIN[sq];
@@ -266,7 +266,7 @@ pub fn terrain_rows() -> Vec<String> {
         .collect()
 }
 
-/// The board for people, in the rules file's symbols: `Y` / `B` knights,
+/// The board for people, in the symbols of docs/rules/castle.md: `Y` / `B` knights,
 /// `#` wall, `C` channel, `:` courtyard, `K` key, `*` skull, `.` / `,` ground.
 pub fn pretty(pos: &Castle) -> String {
     let mut out = String::new();

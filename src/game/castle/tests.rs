@@ -1,6 +1,6 @@
 //! Castle conquest tests: one test per rule sentence on positions built for
 //! it, a slow generator written straight from the rules text (terrain read
-//! from the rules file's diagram, not from `tables`), seeded random playouts,
+//! from the diagram of docs/rules/castle.md, not from `tables`), seeded random playouts,
 //! perft, symmetry and notation.
 
 use std::collections::BTreeSet;
@@ -15,7 +15,7 @@ use crate::game::perft::{perft, perft_command, perft_with};
 use crate::game::variants::new_game;
 use crate::game::{Game, GameResult, MoveError, Outcome, Side};
 
-/// The board of `shared/rules/castle.md`, copied verbatim.
+/// The board of `docs/rules/castle.md`, copied verbatim.
 const DIAGRAM: &str = "\
 19 . . . . . . . . . . . . . . . . . . .
 18 . . . . . . # # # B # # # . . . . . .

@@ -1,7 +1,7 @@
 //! Coin Stack and Focus (Sid Sackson's Focus, diagonal with a capture win, or
 //! orthogonal as published): move the top n coins of a stack you control
 //! exactly n squares, drop reserve coins, trim stacks above five from the
-//! bottom. The rules are in `shared/rules/coinstack.md`; each is implemented
+//! bottom. The rules are in `docs/rules/coinstack.md`; each is implemented
 //! below and its interpretation written where it is implemented.
 //!
 //! Repetition: the published game has no draw; the house rule (the third

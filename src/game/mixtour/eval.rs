@@ -3,7 +3,8 @@
 //! to game results (Texel's method) and this file stays the one place that
 //! says what the engine values.
 
-use super::Mixtour;
+use super::board::{Bits, Board};
+use super::Position;
 use crate::game::{ablate, Game, Side};
 
 /// Number of features.
@@ -42,32 +43,36 @@ pub const NAMES: [&str; FEATURES] = [
 pub const WEIGHTS: [i32; FEATURES] =
     ablate::named(&NAMES, [11, 10, 23, 51, 97, -1, 400, 150, -13, 15, -5, -25]);
 
-/// The features of `pos`, from the side to move's point of view.
-pub fn features(pos: &Mixtour) -> [i32; FEATURES] {
+/// The features of `pos`, from the side to move's point of view. Nothing
+/// here knows the board's size or shape: every count comes from the
+/// bitboards, so the same terms hold on any board.
+pub fn features<B: Board>(pos: &Position<B>) -> [i32; FEATURES] {
     let us = pos.side_to_move();
     let them = us.opponent();
     let exact = pos.exact_heights();
     let mut f = [0; FEATURES];
     f[0] = 1;
     for (h, &exactly) in exact.iter().enumerate() {
-        f[1 + h] = (pos.tops(us) & exactly).count_ones() as i32
-            - (pos.tops(them) & exactly).count_ones() as i32;
+        f[1 + h] =
+            (pos.tops(us) & exactly).count() as i32 - (pos.tops(them) & exactly).count() as i32;
     }
     f[5] = pos.reserve(us) as i32 - pos.reserve(them) as i32;
     f[6] = pos.score(us) as i32 - pos.score(them) as i32;
-    let ours = reach(pos, us, &exact);
-    let theirs = reach(pos, them, &exact);
+    // Sources do not depend on who tops them: found once for both sides.
+    let sources = pos.sources_all(&exact);
+    let ours = reach(pos, us, &sources);
+    let theirs = reach(pos, them, &sources);
     f[7] = ours.scoring.min(3);
     f[8] = theirs.scoring.min(3);
     f[9] = ours.setups.min(6);
     f[10] = theirs.setups.min(6);
     let tall = pos.at_least(3);
-    f[11] = (pos.tops(us) & tall & theirs.targets).count_ones() as i32
-        - (pos.tops(them) & tall & ours.targets).count_ones() as i32;
+    f[11] = (pos.tops(us) & tall & theirs.targets).count() as i32
+        - (pos.tops(them) & tall & ours.targets).count() as i32;
     f
 }
 
-pub fn evaluate(pos: &Mixtour) -> i32 {
+pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
     features(pos)
         .iter()
         .zip(WEIGHTS.iter())
@@ -76,59 +81,50 @@ pub fn evaluate(pos: &Mixtour) -> i32 {
 }
 
 /// What the stack moves of sources topped by one side can do.
-struct Reach {
+struct Reach<T> {
     /// Moves that complete a tower topped by the side.
     scoring: i32,
     /// Moves that build a stack of exactly four topped by the side.
     setups: i32,
     /// Targets reachable by some source the side tops.
-    targets: u32,
+    targets: T,
 }
 
-fn reach(pos: &Mixtour, side: Side, exact: &[u32; 4]) -> Reach {
+fn reach<B: Board>(pos: &Position<B>, side: Side, sources: &[[B::Bits; 4]; 8]) -> Reach<B::Bits> {
     let tops = pos.tops(side);
     let mut r = Reach {
         scoring: 0,
         setups: 0,
-        targets: 0,
+        targets: B::Bits::ZERO,
     };
-    for d in 0..8 {
-        let sources = pos.sources_towards(d, exact);
+    for (d, sources) in sources.iter().enumerate() {
         for (k, &s) in sources.iter().enumerate() {
             let mine = s & tops;
-            if mine == 0 {
+            if mine.is_empty() {
                 continue;
             }
             // Target height k+1: a source at least 4-k high completes a tower
             // (all its pieces moved); a source of at least 3-k can make four.
-            r.scoring += (mine & pos.at_least(4 - k)).count_ones() as i32;
+            r.scoring += (mine & pos.at_least(4 - k)).count() as i32;
             if k < 3 {
-                r.setups += (mine & pos.at_least(3 - k)).count_ones() as i32;
+                r.setups += (mine & pos.at_least(3 - k)).count() as i32;
             }
-            r.targets |= walk_back(mine, super::tables::opposite(d), k + 1);
+            r.targets |= B::walk(mine, super::tables::opposite(d), k + 1);
         }
     }
     r
 }
 
-/// The squares `steps` steps from each square of `from` in direction `d`.
-fn walk_back(mut from: u32, d: usize, steps: usize) -> u32 {
-    for _ in 0..steps {
-        from = super::tables::shift(from, d);
-    }
-    from
-}
-
 /// How many stack moves would complete a tower topped by `side`.
 #[cfg(test)]
-fn scoring_moves(pos: &Mixtour, side: Side) -> i32 {
-    reach(pos, side, &pos.exact_heights()).scoring
+fn scoring_moves(pos: &super::Mixtour, side: Side) -> i32 {
+    reach(pos, side, &pos.sources_all(&pos.exact_heights())).scoring
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::mixtour::MixtourVariant;
+    use crate::game::mixtour::{Mixtour, MixtourVariant};
 
     fn pos(fen: &str) -> Mixtour {
         Mixtour::from_fen(&MixtourVariant::STANDARD, fen).unwrap()

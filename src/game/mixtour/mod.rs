@@ -1,8 +1,10 @@
 //! Mixtour (Dieter Stein): enter pieces, move the top of any stack exactly as
-//! far as the target is high, and score by building a tower of five.
-//! The rules are in `shared/rules/mixtour.md`; each is implemented below and
-//! its interpretation written where it is implemented.
+//! far as the target is high, and score by building a tower of five; on the
+//! standard 5 x 5 board or on any board of StackAndConquer's (up to 10 x 10,
+//! with holes). The rules are in `docs/rules/mixtour.md`; each is implemented
+//! below and its interpretation written where it is implemented.
 
+pub mod board;
 pub mod eval;
 mod notation;
 pub mod tables;
@@ -10,13 +12,22 @@ pub mod tables;
 mod tests;
 
 use std::fmt;
+use std::marker::PhantomData;
 
 use super::{FenError, Game, GameResult, MoveError, Outcome, Side};
-use tables::{shift, takeback_key, BOARD, KEYS, LINES, SOURCES, SQUARES};
+use board::Bits;
+pub use board::{Board, Grid, Standard};
+use tables::{takeback_key, KEYS};
 
 pub use notation::{parse_square, square_name};
 
-/// Reserve size and goal. The board is always 5 x 5.
+/// Mixtour on the standard 5 x 5 board: the fast path.
+pub type Mixtour = Position<Standard>;
+/// Mixtour on any board up to 10 x 10 with holes.
+pub type MixtourGrid = Position<Grid>;
+
+/// Reserve size and goal of the start position. The board comes from the
+/// position string: the start position is the plain 5 x 5 board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct MixtourVariant {
     pub reserve: u8,
@@ -101,19 +112,34 @@ impl fmt::Debug for Stack {
     }
 }
 
-/// A move packed in 16 bits: target or entry square in bits 0..5, source in
-/// 5..10, piece count in 10..13, kind in 13..15 (never zero).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Move(std::num::NonZeroU16);
+/// A move packed in 16 bits by its board (`Board::pack`), never zero. Cells
+/// are the board's cell indices.
+pub struct Move<B: Board>(std::num::NonZeroU16, PhantomData<B>);
 
-const KIND_PLACE: u16 = 1 << 13;
-const KIND_STACK: u16 = 2 << 13;
-const KIND_PASS: u16 = 3 << 13;
+// By hand: derived impls would ask the board type for them too.
+impl<B: Board> Clone for Move<B> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<B: Board> Copy for Move<B> {}
+impl<B: Board> PartialEq for Move<B> {
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+impl<B: Board> Eq for Move<B> {}
+impl<B: Board> std::hash::Hash for Move<B> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state)
+    }
+}
 
-/// A move in readable form.
+/// A move in readable form, with board cell indices.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MoveKind {
-    /// Enter a piece from the reserve onto an empty square.
+    /// Enter a piece from the reserve onto an empty cell.
     Place(u8),
     /// Move the top `count` pieces from `from` onto the stack at `to`.
     Stack {
@@ -124,56 +150,58 @@ pub enum MoveKind {
     Pass,
 }
 
-impl Move {
-    pub const PASS: Move = Move::from_bits(KIND_PASS);
+impl<B: Board> Move<B> {
+    pub const PASS: Move<B> = match std::num::NonZeroU16::new(B::PASS_BITS) {
+        Some(bits) => Move(bits, PhantomData),
+        None => panic!("a move is never zero"),
+    };
 
-    const fn from_bits(bits: u16) -> Move {
-        match std::num::NonZeroU16::new(bits) {
-            Some(b) => Move(b),
-            None => panic!("a move is never zero"),
+    #[inline(always)]
+    pub fn new(kind: MoveKind) -> Move<B> {
+        match std::num::NonZeroU16::new(B::pack(kind)) {
+            Some(bits) => Move(bits, PhantomData),
+            None => unreachable!("a packed move is never zero"),
         }
     }
 
-    pub const fn place(square: u8) -> Move {
-        Move::from_bits(KIND_PLACE | square as u16)
+    #[inline(always)]
+    pub fn place(cell: u8) -> Move<B> {
+        Move::new(MoveKind::Place(cell))
     }
 
-    pub const fn stack(count: u8, from: u8, to: u8) -> Move {
-        Move::from_bits(KIND_STACK | (count as u16) << 10 | (from as u16) << 5 | to as u16)
+    #[inline(always)]
+    pub fn stack(count: u8, from: u8, to: u8) -> Move<B> {
+        Move::new(MoveKind::Stack { count, from, to })
     }
 
+    #[inline(always)]
     pub fn bits(self) -> u16 {
         self.0.get()
     }
 
+    #[inline(always)]
     pub fn kind(self) -> MoveKind {
-        let b = self.bits();
-        match b & (3 << 13) {
-            KIND_PLACE => MoveKind::Place((b & 31) as u8),
-            KIND_STACK => MoveKind::Stack {
-                count: ((b >> 10) & 7) as u8,
-                from: ((b >> 5) & 31) as u8,
-                to: (b & 31) as u8,
-            },
-            _ => MoveKind::Pass,
-        }
+        B::unpack(self.bits())
     }
 }
 
-impl fmt::Debug for Move {
+impl<B: Board> fmt::Debug for Move<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
 }
 
-/// A Mixtour position: 64 bytes, copied to make a move.
+/// A Mixtour position, copied to make a move: 64 bytes on the standard
+/// board, about 240 on a grid.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Mixtour {
-    stacks: [Stack; SQUARES],
-    /// Squares holding a stack of height >= 1, >= 2, >= 3, >= 4.
-    at_least: [u32; 4],
-    /// Squares whose top piece is player 2's.
-    p2_top: u32,
+pub struct Position<B: Board> {
+    stacks: B::Stacks,
+    /// Cells holding a stack of height >= 1, >= 2, >= 3, >= 4.
+    at_least: [B::Bits; 4],
+    /// Cells whose top piece is player 2's.
+    p2_top: B::Bits,
+    /// The shape: nothing at all for the standard board.
+    board: B,
     reserves: [u8; 2],
     scores: [u8; 2],
     goal: u8,
@@ -181,17 +209,25 @@ pub struct Mixtour {
     /// Passes played in a row just before this position (0, 1 or 2).
     passes: u8,
     /// The previous move: the FEN's `last` field and the take-back rule.
-    last: Option<Move>,
+    last: Option<Move<B>>,
     hash: u64,
 }
 
 impl Mixtour {
-    /// An empty board with the given reserves and goal, player 1 to move.
+    /// The standard board, empty, with the given reserves and goal, player 1 to move.
     pub fn empty(variant: MixtourVariant) -> Mixtour {
-        let mut pos = Mixtour {
-            stacks: [Stack::EMPTY; SQUARES],
-            at_least: [0; 4],
-            p2_top: 0,
+        Position::empty_on(Standard, variant)
+    }
+}
+
+impl<B: Board> Position<B> {
+    /// `board`, empty, with the given reserves and goal, player 1 to move.
+    pub fn empty_on(board: B, variant: MixtourVariant) -> Position<B> {
+        let mut pos = Position {
+            stacks: B::EMPTY_STACKS,
+            at_least: [B::Bits::ZERO; 4],
+            p2_top: B::Bits::ZERO,
+            board,
             reserves: [variant.reserve; 2],
             scores: [0; 2],
             goal: variant.goal,
@@ -204,25 +240,51 @@ impl Mixtour {
         pos
     }
 
-    pub fn stack(&self, square: u8) -> Stack {
-        self.stacks[square as usize]
+    pub fn board(&self) -> &B {
+        &self.board
     }
 
-    pub fn height(&self, square: u8) -> u32 {
-        self.stacks[square as usize].height()
+    /// The cell index of `file`, `rank` (from a1 = 0, 0), if it is on the board.
+    pub fn cell(&self, file: usize, rank: usize) -> Option<u8> {
+        let cell = rank * B::STRIDE + file;
+        (file < self.board.files() && rank < self.board.ranks() && self.playable().has(cell))
+            .then_some(cell as u8)
     }
 
-    pub fn occupied(&self) -> u32 {
+    /// The cells of the board.
+    #[inline(always)]
+    pub fn playable(&self) -> B::Bits {
+        self.board.playable()
+    }
+
+    pub fn stack(&self, cell: u8) -> Stack {
+        self.stacks.as_ref()[cell as usize]
+    }
+
+    pub fn height(&self, cell: u8) -> u32 {
+        self.stack(cell).height()
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> B::Bits {
         self.at_least[0]
     }
 
-    /// Squares whose stack is at least `h` high (1..=4).
-    pub fn at_least(&self, h: usize) -> u32 {
+    /// Cells of the board with no stack.
+    #[inline(always)]
+    pub fn free(&self) -> B::Bits {
+        !self.occupied() & self.playable()
+    }
+
+    /// Cells whose stack is at least `h` high (1..=4).
+    #[inline(always)]
+    pub fn at_least(&self, h: usize) -> B::Bits {
         self.at_least[h - 1]
     }
 
-    /// Squares whose top piece belongs to `side`.
-    pub fn tops(&self, side: Side) -> u32 {
+    /// Cells whose top piece belongs to `side`.
+    #[inline(always)]
+    pub fn tops(&self, side: Side) -> B::Bits {
         match side {
             Side::P1 => self.at_least[0] & !self.p2_top,
             Side::P2 => self.p2_top,
@@ -241,13 +303,14 @@ impl Mixtour {
         self.goal
     }
 
-    pub fn last_move(&self) -> Option<Move> {
+    pub fn last_move(&self) -> Option<Move<B>> {
         self.last
     }
 
     /// Pieces of `side` on the board.
     pub fn pieces_on_board(&self, side: Side) -> u32 {
         self.stacks
+            .as_ref()
             .iter()
             .flat_map(|s| s.pieces())
             .filter(|&p| p == side)
@@ -256,26 +319,27 @@ impl Mixtour {
 
     /// The move the take-back rule forbids now: the opponent's last stack
     /// move reversed. A placement or a pass forbids nothing.
-    pub fn forbidden(&self) -> Option<Move> {
+    pub fn forbidden(&self) -> Option<Move<B>> {
         match self.last?.kind() {
             MoveKind::Stack { count, from, to } => Some(Move::stack(count, to, from)),
             _ => None,
         }
     }
 
-    /// Puts `stack` on `square`, keeping bitboards and hash in step.
+    /// Puts `stack` on `cell`, keeping bitboards and hash in step.
     #[inline(always)]
-    fn set(&mut self, square: u8, stack: Stack) {
-        let sq = square as usize;
-        self.hash ^= KEYS.stack[sq][self.stacks[sq].0 as usize] ^ KEYS.stack[sq][stack.0 as usize];
-        self.stacks[sq] = stack;
-        let bit = 1u32 << sq;
+    fn set(&mut self, cell: u8, stack: Stack) {
+        let sq = cell as usize;
+        let stacks = self.stacks.as_mut();
+        self.hash ^= B::stack_key(sq, stacks[sq].0) ^ B::stack_key(sq, stack.0);
+        stacks[sq] = stack;
+        let bit = B::Bits::bit(sq);
         let h = stack.height();
         for (i, plane) in self.at_least.iter_mut().enumerate() {
-            *plane = (*plane & !bit) | if h > i as u32 { bit } else { 0 };
+            *plane = (*plane & !bit) | if h > i as u32 { bit } else { B::Bits::ZERO };
         }
         let p2 = h > 0 && stack.0 >> (h - 1) & 1 == 1;
-        self.p2_top = (self.p2_top & !bit) | if p2 { bit } else { 0 };
+        self.p2_top = (self.p2_top & !bit) | if p2 { bit } else { B::Bits::ZERO };
     }
 
     fn set_reserve(&mut self, side: Side, n: u8) {
@@ -290,7 +354,7 @@ impl Mixtour {
         self.scores[i] = n;
     }
 
-    fn set_last(&mut self, last: Option<Move>, passes: u8) {
+    fn set_last(&mut self, last: Option<Move<B>>, passes: u8) {
         self.hash ^= self.last_key() ^ KEYS.passes[self.passes as usize];
         self.last = last;
         self.passes = passes;
@@ -307,9 +371,9 @@ impl Mixtour {
 
     /// The hash recomputed from scratch (the incremental one must equal it).
     pub fn compute_hash(&self) -> u64 {
-        let mut h = 0;
-        for (sq, s) in self.stacks.iter().enumerate() {
-            h ^= KEYS.stack[sq][s.0 as usize];
+        let mut h = self.board.shape_key();
+        for (sq, s) in self.stacks.as_ref().iter().enumerate() {
+            h ^= B::stack_key(sq, s.0);
         }
         if self.side == Side::P2 {
             h ^= KEYS.side;
@@ -324,22 +388,21 @@ impl Mixtour {
 
     /// Whether moving `count` pieces from `from` onto `to` is allowed by the
     /// geometry: a stack of at least `count` pieces at `from`, a stack at `to`
-    /// exactly as high as the distance along a line, nothing in between.
-    /// (The take-back rule is checked separately.)
+    /// exactly as high as the distance along a line, nothing in between
+    /// (neither a stack nor a hole). The take-back rule is checked separately.
     #[inline]
     pub fn stack_move_fits(&self, count: u8, from: u8, to: u8) -> bool {
-        let (f, t) = (from as usize, to as usize);
-        let distance = LINES.distance[f][t] as u32;
+        let (distance, between) = B::line(from as usize, to as usize);
         distance != 0
-            && self.stacks[f].height() >= count as u32
+            && self.height(from) >= count as u32
             && count >= 1
-            && self.stacks[t].height() == distance
-            && LINES.between[f][t] & self.occupied() == 0
+            && self.height(to) == distance as u32
+            && (between & !self.free()).is_empty()
     }
 
     /// Stacks exactly 1, 2, 3 and 4 high.
     #[inline]
-    pub fn exact_heights(&self) -> [u32; 4] {
+    pub fn exact_heights(&self) -> [B::Bits; 4] {
         [
             self.at_least[0] & !self.at_least[1],
             self.at_least[1] & !self.at_least[2],
@@ -348,74 +411,67 @@ impl Mixtour {
         ]
     }
 
-    /// For direction `d`: per target height k (index k-1), the squares from
-    /// which a stack can move onto a target of height k that lies k squares
-    /// away in the direction opposite to `d`. Found by walking from every
-    /// target of height k along `d` over k-1 empty squares onto a stack.
-    /// A source has at most one target per direction (the first stack it
-    /// meets), so the four sets are disjoint.
+    /// For each direction `d`: per target height k (index k-1), the cells
+    /// from which a stack can move onto a target of height k that lies k
+    /// cells away in the direction opposite to `d`. Found by walking from
+    /// every target of height k along `d` over k-1 free cells onto a stack
+    /// (a hole is not free, so it stops the walk). A source has at most one
+    /// target per direction (the first stack it meets), so the four sets of
+    /// a direction are disjoint.
     #[inline(always)]
-    pub fn sources_towards(&self, d: usize, exact: &[u32; 4]) -> [u32; 4] {
-        match d {
-            0 => self.sources_dir::<0>(exact),
-            1 => self.sources_dir::<1>(exact),
-            2 => self.sources_dir::<2>(exact),
-            3 => self.sources_dir::<3>(exact),
-            4 => self.sources_dir::<4>(exact),
-            5 => self.sources_dir::<5>(exact),
-            6 => self.sources_dir::<6>(exact),
-            _ => self.sources_dir::<7>(exact),
-        }
+    pub fn sources_all(&self, exact: &[B::Bits; 4]) -> [[B::Bits; 4]; 8] {
+        [
+            self.sources_dir::<0>(exact),
+            self.sources_dir::<1>(exact),
+            self.sources_dir::<2>(exact),
+            self.sources_dir::<3>(exact),
+            self.sources_dir::<4>(exact),
+            self.sources_dir::<5>(exact),
+            self.sources_dir::<6>(exact),
+            self.sources_dir::<7>(exact),
+        ]
     }
 
-    /// `sources_towards` with the direction known at compile time, so every
+    /// `sources_all` of one direction known at compile time, so every
     /// shift is two instructions and the walk is straight-line code.
     #[inline(always)]
-    fn sources_dir<const D: usize>(&self, exact: &[u32; 4]) -> [u32; 4] {
+    fn sources_dir<const D: usize>(&self, exact: &[B::Bits; 4]) -> [B::Bits; 4] {
         let occ = self.occupied();
-        let empty = !occ & BOARD;
-        let step = |b: u32| shift(b, D);
+        let free = self.free();
+        let step = B::step::<D>;
         let one = step(exact[0]);
-        let two = step(step(exact[1]) & empty);
-        let three = step(step(step(exact[2]) & empty) & empty);
-        let four = step(step(step(step(exact[3]) & empty) & empty) & empty);
+        let two = step(step(exact[1]) & free);
+        let three = step(step(step(exact[2]) & free) & free);
+        let four = step(step(step(step(exact[3]) & free) & free) & free);
         [one & occ, two & occ, three & occ, four & occ]
     }
 
     /// All sources with a target in direction `D` (any height).
     #[inline(always)]
-    fn movable_dir<const D: usize>(&self, exact: &[u32; 4]) -> u64 {
+    fn movable_dir<const D: usize>(&self, exact: &[B::Bits; 4]) -> B::Bits {
         let [a, b, c, e] = self.sources_dir::<D>(exact);
-        (a | b | c | e) as u64
+        a | b | c | e
     }
 
     /// Number of stack moves, counted from the bitboards: each source with a
-    /// target in a direction offers one move per piece it holds. Two
-    /// directions share one 64-bit word so each popcount does double work.
+    /// target in a direction offers one move per piece it holds.
     #[inline]
     fn count_stack_moves(&self) -> u32 {
         let exact = self.exact_heights();
-        let pairs = [
-            self.movable_dir::<0>(&exact) | self.movable_dir::<1>(&exact) << 32,
-            self.movable_dir::<2>(&exact) | self.movable_dir::<3>(&exact) << 32,
-            self.movable_dir::<4>(&exact) | self.movable_dir::<5>(&exact) << 32,
-            self.movable_dir::<6>(&exact) | self.movable_dir::<7>(&exact) << 32,
+        let movable = [
+            self.movable_dir::<0>(&exact),
+            self.movable_dir::<1>(&exact),
+            self.movable_dir::<2>(&exact),
+            self.movable_dir::<3>(&exact),
+            self.movable_dir::<4>(&exact),
+            self.movable_dir::<5>(&exact),
+            self.movable_dir::<6>(&exact),
+            self.movable_dir::<7>(&exact),
         ];
-        let wide = |b: u32| b as u64 | (b as u64) << 32;
-        let (h2, h3, h4) = (
-            wide(self.at_least[1]),
-            wide(self.at_least[2]),
-            wide(self.at_least[3]),
-        );
-        pairs
-            .iter()
-            .map(|&p| {
-                p.count_ones()
-                    + (p & h2).count_ones()
-                    + (p & h3).count_ones()
-                    + (p & h4).count_ones()
-            })
-            .sum()
+        B::count_from_sources(
+            movable,
+            [self.at_least[1], self.at_least[2], self.at_least[3]],
+        )
     }
 
     fn forbidden_is_playable(&self) -> bool {
@@ -425,15 +481,15 @@ impl Mixtour {
         }
     }
 
-    fn place(&mut self, square: u8) {
+    fn place(&mut self, cell: u8) {
         let side = self.side;
-        self.set(square, Stack::from_pieces(&[side]));
+        self.set(cell, Stack::from_pieces(&[side]));
         self.set_reserve(side, self.reserve(side) - 1);
     }
 
     fn move_stack(&mut self, count: u8, from: u8, to: u8) {
-        let source = self.stacks[from as usize];
-        let target = self.stacks[to as usize];
+        let source = self.stack(from);
+        let target = self.stack(to);
         let (hs, ht, n) = (source.height(), target.height(), count as u32);
         // The top n pieces as a stack code of their own (sentinel at bit n).
         let segment = (source.0 >> (hs - n)) as u16;
@@ -460,20 +516,28 @@ impl Mixtour {
 
     fn debug_check(&self) {
         debug_assert_eq!(self.hash, self.compute_hash(), "incremental hash drifted");
-        debug_assert!(self.stacks.iter().all(|s| s.0 < 32), "a stack above four");
+        debug_assert!(
+            self.stacks.as_ref().iter().all(|s| s.0 < 32),
+            "a stack above four"
+        );
+        debug_assert!(
+            (self.occupied() & !self.playable()).is_empty(),
+            "a stack off the board"
+        );
     }
 }
 
-impl Game for Mixtour {
-    type Move = Move;
+impl<B: Board> Game for Position<B> {
+    type Move = Move<B>;
     type Variant = MixtourVariant;
 
-    fn start(variant: &MixtourVariant) -> Mixtour {
-        Mixtour::empty(*variant)
+    /// The plain 5 x 5 board: other boards come from position strings.
+    fn start(variant: &MixtourVariant) -> Position<B> {
+        Position::empty_on(B::standard(), *variant)
     }
 
-    fn from_fen(variant: &MixtourVariant, fen: &str) -> Result<Mixtour, FenError> {
-        let _ = variant; // the position string carries reserves and goal itself
+    fn from_fen(variant: &MixtourVariant, fen: &str) -> Result<Position<B>, FenError> {
+        let _ = variant; // the position string carries board, reserves and goal itself
         notation::parse_fen(fen)
     }
 
@@ -486,33 +550,31 @@ impl Game for Mixtour {
     }
 
     /// Rules as implemented:
-    /// - enter: only with a non-empty reserve, only onto an empty square;
+    /// - enter: only with a non-empty reserve, only onto an empty cell of
+    ///   the board (never onto a hole);
     /// - move: the top n pieces (1..=height) of any stack, whoever owns it,
-    ///   along one of 8 lines onto a stack exactly as many squares away as it
-    ///   is high, over empty squares only; never onto an empty square;
+    ///   along one of 8 lines onto a stack exactly as many cells away as it
+    ///   is high, over empty cells only: a hole between blocks the line like
+    ///   a stack, so a line that starts next to a hole works as on the edge
+    ///   of the board; never onto an empty cell;
     /// - the take-back rule: not the opponent's last stack move reversed
     ///   (same count, swapped squares) in the very next turn;
     /// - pass: when nothing else is legal, and only then.
-    fn generate_moves(&self, moves: &mut Vec<Move>) {
+    fn generate_moves(&self, moves: &mut Vec<Move<B>>) {
         let start = moves.len();
         if self.reserve(self.side) > 0 {
-            let mut empty = !self.occupied() & BOARD;
-            while empty != 0 {
-                moves.push(Move::place(empty.trailing_zeros() as u8));
-                empty &= empty - 1;
+            for cell in self.free().cells() {
+                moves.push(Move::place(cell as u8));
             }
         }
         let occ = self.occupied();
+        let blocked = !self.free();
         let forbidden = self.forbidden();
-        let mut targets = occ;
-        while targets != 0 {
-            let to = targets.trailing_zeros() as usize;
-            targets &= targets - 1;
-            let h = self.stacks[to].height() as usize;
-            let rays = &SOURCES.rays[to][h][..SOURCES.len[to][h] as usize];
-            for ray in rays {
-                if occ & (1 << ray.source) != 0 && occ & ray.between == 0 {
-                    for count in 1..=self.stacks[ray.source as usize].height() as u8 {
+        for to in occ.cells() {
+            let h = self.stack(to as u8).height() as usize;
+            for ray in B::rays(to, h) {
+                if occ.has(ray.source as usize) && (blocked & ray.between).is_empty() {
+                    for count in 1..=self.height(ray.source) as u8 {
                         let mv = Move::stack(count, ray.source, to as u8);
                         if Some(mv) != forbidden {
                             moves.push(mv);
@@ -528,7 +590,7 @@ impl Game for Mixtour {
 
     fn count_moves(&self) -> u64 {
         let placements = if self.reserve(self.side) > 0 {
-            (!self.occupied() & BOARD).count_ones()
+            self.free().count()
         } else {
             0
         };
@@ -536,7 +598,7 @@ impl Game for Mixtour {
         n.max(1) as u64 // nothing legal: the pass
     }
 
-    fn play(&mut self, mv: Move) {
+    fn play(&mut self, mv: Move<B>) {
         let passes = match mv.kind() {
             MoveKind::Place(square) => {
                 self.place(square);
@@ -585,11 +647,11 @@ impl Game for Mixtour {
         Outcome::Ongoing
     }
 
-    fn parse_move(&self, text: &str) -> Result<Move, MoveError> {
+    fn parse_move(&self, text: &str) -> Result<Move<B>, MoveError> {
         notation::parse_move(text)
     }
 
-    fn move_bits(mv: Move) -> u16 {
+    fn move_bits(mv: Move<B>) -> u16 {
         mv.bits()
     }
 
@@ -597,7 +659,7 @@ impl Game for Mixtour {
         eval::evaluate(self)
     }
 
-    fn is_noisy(&self, mv: Move) -> bool {
+    fn is_noisy(&self, mv: Move<B>) -> bool {
         match mv.kind() {
             MoveKind::Stack { count, to, .. } => self.height(to) + count as u32 >= 5,
             _ => false,
@@ -614,7 +676,7 @@ impl Game for Mixtour {
     }
 }
 
-impl fmt::Debug for Mixtour {
+impl<B: Board> fmt::Debug for Position<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Mixtour({})", self.fen())
     }

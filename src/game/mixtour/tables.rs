@@ -1,6 +1,8 @@
-//! Compile-time tables: board geometry, the sources that can reach a target
-//! of a given height, between-squares masks, and Zobrist keys from a fixed seed.
+//! Compile-time tables of the standard 5 x 5 board (the fast path; see
+//! `board.rs`): geometry, the sources that can reach a target of a given
+//! height, between-squares masks, and Zobrist keys from a fixed seed.
 
+use super::board::Ray;
 use crate::game::zobrist::splitmix64;
 
 pub const SIZE: usize = 5;
@@ -43,17 +45,10 @@ pub const fn opposite(d: usize) -> usize {
     d ^ 1
 }
 
-/// A square that can move onto a target, and the squares that must be empty.
-#[derive(Clone, Copy, Debug)]
-pub struct Ray {
-    pub source: u8,
-    pub between: u32,
-}
-
 /// Per (target square, target height 1..=4): the up-to-eight source squares
 /// exactly `height` squares away along a line, with their between masks.
 pub struct Sources {
-    pub rays: [[[Ray; 8]; 5]; SQUARES],
+    pub rays: [[[Ray<u32>; 8]; 5]; SQUARES],
     pub len: [[u8; 5]; SQUARES],
 }
 

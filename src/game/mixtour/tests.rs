@@ -1,5 +1,6 @@
-//! Mixtour rules, one test per rule sentence, plus invariants checked against
-//! a slow generator written from the rules text, and perft under symmetry.
+//! Mixtour rules on the standard board, one test per rule sentence, plus
+//! invariants checked against a slow generator written from the rules text
+//! (`slow.rs`), and perft under symmetry. Boards of other shapes: `boards.rs`.
 
 use super::*;
 use crate::game::{find_legal, perft, perft::perft_with, Line};
@@ -32,75 +33,17 @@ fn after(p: &Mixtour, moves: &[&str]) -> Mixtour {
     p
 }
 
-// A slow generator written straight from the rules text, with coordinates
-// instead of bitboards and tables, to check the fast one against.
+mod boards;
+mod slow;
+
+use slow::Slow;
+
 fn slow_moves(p: &Mixtour) -> Vec<String> {
-    let at = |f: i32, r: i32| p.stack((r * 5 + f) as u8);
-    let name = |f: i32, r: i32| format!("{}{}", (b'a' + f as u8) as char, r + 1);
-    let mut out = Vec::new();
-    if p.reserve(p.side_to_move()) > 0 {
-        for r in 0..5 {
-            for f in 0..5 {
-                if at(f, r).is_empty() {
-                    out.push(name(f, r));
-                }
-            }
-        }
-    }
-    let last = p.last_move().map(|m| m.to_string());
-    for (sf, sr) in (0..25).map(|i| (i % 5, i / 5)) {
-        let hs = at(sf, sr).height() as i32;
-        for (tf, tr) in (0..25).map(|i| (i % 5, i / 5)) {
-            let (df, dr) = (tf - sf, tr - sr);
-            let aligned = (df == 0 || dr == 0 || df.abs() == dr.abs()) && (df, dr) != (0, 0);
-            if hs == 0 || !aligned || at(tf, tr).is_empty() {
-                continue;
-            }
-            let dist = df.abs().max(dr.abs());
-            if at(tf, tr).height() as i32 != dist {
-                continue;
-            }
-            let clear =
-                (1..dist).all(|k| at(sf + df.signum() * k, sr + dr.signum() * k).is_empty());
-            if !clear {
-                continue;
-            }
-            for n in 1..=hs {
-                let text = if n == 1 {
-                    format!("{}{}", name(sf, sr), name(tf, tr))
-                } else {
-                    format!("{n}{}{}", name(sf, sr), name(tf, tr))
-                };
-                // The take-back: the opponent's last stack move, reversed.
-                let reversed = if n == 1 {
-                    format!("{}{}", name(tf, tr), name(sf, sr))
-                } else {
-                    format!("{n}{}{}", name(tf, tr), name(sf, sr))
-                };
-                if last.as_deref() != Some(reversed.as_str()) {
-                    out.push(text);
-                }
-            }
-        }
-    }
-    if out.is_empty() {
-        out.push("pass".to_string());
-    }
-    out.sort();
-    out
+    Slow::of(p).move_texts()
 }
 
 fn slow_perft(p: &Mixtour, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if p.outcome().is_over() {
-        return 0;
-    }
-    slow_moves(p)
-        .iter()
-        .map(|m| slow_perft(&after(p, &[m]), depth - 1))
-        .sum()
+    Slow::of(p).perft(depth)
 }
 
 /// Midgame positions from seeded random playouts (also the benchmark's).
@@ -123,7 +66,7 @@ const TACTICAL: [&str; 4] = [
 fn start_position_and_reference_perft() {
     let start = Mixtour::start(&STANDARD);
     assert_eq!(start.fen(), "x5/x5/x5/x5/x5 1 20,20 0,0 1 -");
-    // Reference counts from the rules file (depth 3 derived by hand there).
+    // Reference counts of docs/rules/mixtour.md (depth 3 derived by hand there).
     for (depth, count) in [(1, 25), (2, 600), (3, 14_088), (4, 330_384), (5, 7_883_472)] {
         assert_eq!(perft(&start, depth), count, "depth {depth}");
     }
@@ -156,7 +99,10 @@ fn entering_only_onto_an_empty_square() {
     assert!(is_legal(&p, "c4"));
     let q = after(&p, &["c4"]);
     assert_eq!(q.reserve(Side::P1), 19);
-    assert_eq!(format!("{:?}", q.stack(parse_square("c4").unwrap())), "1");
+    assert_eq!(
+        format!("{:?}", q.stack(parse_square::<Standard>("c4").unwrap())),
+        "1"
+    );
 }
 
 // --- Moving ---------------------------------------------------------------

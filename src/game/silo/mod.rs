@@ -1,7 +1,7 @@
 //! Silo (Mark Steere): on a 1 x N row, move your highest checker of a stack
 //! with everything above it one square in your direction; win with all your
 //! checkers as one unbroken run in one stack.
-//! The rules are in `shared/rules/silo.md`; each is implemented below and its
+//! The rules are in `docs/rules/silo.md`; each is implemented below and its
 //! interpretation written where it is implemented.
 
 use crate::game::zobrist::splitmix64;

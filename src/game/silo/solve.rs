@@ -9,7 +9,7 @@
 //! distances for every one of them, which the engine plays from. A
 //! depth-first proof search must re-prove positions at every iteration of
 //! the distance bound; `prove_by_search` below is that method, kept to
-//! measure against (README.md has the figures).
+//! measure against (docs/silo.md has the figures).
 //!
 //! Draws. The rules know no draw, and the house rule makes a third
 //! repetition one. A position is a draw here when neither side can force a

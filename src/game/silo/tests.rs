@@ -1,4 +1,4 @@
-//! Silo tests: one per rule sentence of `shared/rules/silo.md` on positions
+//! Silo tests: one per rule sentence of `docs/rules/silo.md` on positions
 //! built for it, invariants over seeded random playouts against a slow
 //! generator written separately here, notation round trips and rejections,
 //! hand-counted perft, the colour-swap mirror symmetry, and the solver

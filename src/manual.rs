@@ -1,0 +1,53 @@
+//! Man pages and shell completion scripts, generated from a binary's clap
+//! definition (clap_mangen, clap_complete), so they can never disagree with
+//! the flags the binary really takes. Both binaries call these from a
+//! subcommand: `completions <shell>` prints a script, `man --dir <dir>`
+//! writes the pages (the Debian package is built from them).
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+pub use clap_complete::Shell;
+
+/// Writes the completion script of the binary described by `cmd` for
+/// `shell` to `out`.
+pub fn write_completions(mut cmd: clap::Command, shell: Shell, out: &mut dyn Write) {
+    let name = cmd.get_name().to_string();
+    clap_complete::generate(shell, &mut cmd, name, out);
+}
+
+/// Writes one page in section 1 for `cmd` and one for each visible
+/// subcommand, at any depth (`stackfish.1`, `stackfish-perft.1`, ...), into
+/// `dir`, which is created if missing. Returns the files written.
+pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> io::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir)?;
+    // `help` is clap's pseudo-subcommand, not a page of its own; building
+    // fills in the names subcommand pages are titled by (`stackfish-perft`).
+    let mut cmd = cmd.disable_help_subcommand(true);
+    cmd.build();
+    // Subcommands carry no version of their own: every page names the
+    // program's, as man(1) shows it in the footer.
+    let source = match cmd.get_version() {
+        Some(v) => format!("{} {v}", cmd.get_name()),
+        None => cmd.get_name().to_string(),
+    };
+    let mut written = Vec::new();
+    write_pages(cmd, &source, dir, &mut written)?;
+    Ok(written)
+}
+
+fn write_pages(
+    cmd: clap::Command,
+    source: &str,
+    dir: &Path,
+    written: &mut Vec<PathBuf>,
+) -> io::Result<()> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+        write_pages(sub.clone(), source, dir, written)?;
+    }
+    let page = clap_mangen::Man::new(cmd)
+        .source(source)
+        .manual("stackfish manual");
+    written.push(page.generate_to(dir)?);
+    Ok(())
+}

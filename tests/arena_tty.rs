@@ -1,0 +1,58 @@
+//! On a terminal the arena draws a progress bar below the Started /
+//! Finished lines (indicatif) and clears it before the tables. Run under
+//! util-linux `script`, which gives the arena a pseudo-terminal; skipped
+//! where that tool is missing.
+
+mod support;
+
+use std::process::Command;
+use support::{arena_exe, mock, temp_dir};
+
+fn have_script() -> bool {
+    Command::new("script")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("util-linux"))
+}
+
+#[test]
+fn a_terminal_gets_a_progress_bar_and_every_line_once() {
+    if !have_script() {
+        eprintln!("skipped: util-linux `script` is not installed");
+        return;
+    }
+    let dir = temp_dir("tty");
+    let engine = |name: &str, seed: u32| {
+        format!(
+            "--engine name={name} cmd={} 'args=--seed {seed}' depth=1",
+            mock()
+        )
+    };
+    let command = format!(
+        "{} {} {} --games 6 --maxplies 10",
+        arena_exe(),
+        engine("a", 1),
+        engine("b", 2)
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .current_dir(&dir)
+        .env("COLUMNS", "200")
+        .output()
+        .expect("script runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    for g in 1..=6 {
+        assert_eq!(
+            text.matches(&format!("Finished game {g} ")).count(),
+            1,
+            "game {g}: {text}"
+        );
+    }
+    assert!(text.contains("/6 games, "), "no progress bar: {text}");
+    assert!(text.contains("[#"), "the bar never filled: {text}");
+    // The plain-output lines are for pipes only.
+    assert!(!text.contains("Progress: "), "{text}");
+    assert!(text.contains("W-D-L"), "no table at the end: {text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
