@@ -104,7 +104,7 @@ pub fn classify(pos: &Mixtour, max_win: u32, max_save: u32) -> Option<(Kind, u32
     if pos.outcome().is_over() || wins_within(pos, 1) {
         return None;
     }
-    let names = |moves: Vec<crate::game::mixtour::Move>| -> Vec<String> {
+    let names = |moves: Vec<crate::game::mixtour::Move<crate::game::mixtour::Standard>>| -> Vec<String> {
         moves.iter().map(|m| m.to_string()).collect()
     };
     for plies in (3..=max_win).step_by(2) {

@@ -89,8 +89,8 @@ fn evaluate(pos: &Mixtour) -> i32 {
     };
     let mut score = POINT * (i32::from(pos.score(us)) - i32::from(pos.score(them)));
     let exact = pos.exact_heights();
-    for d in 0..8 {
-        for (k, &sources) in pos.sources_towards(d, &exact).iter().enumerate() {
+    for by_height in pos.sources_all(&exact) {
+        for (k, &sources) in by_height.iter().enumerate() {
             // Onto a target of height k + 1, 4 - k pieces make five.
             let need = 4 - k as u32;
             let mut b = sources & pos.at_least(need as usize);
