@@ -9,6 +9,7 @@ use rand::{Rng, SeedableRng};
 
 use crate::game::{perft::perft_report, with_variant, Game, Line, Outcome, Side, VariantVisitor};
 use crate::search::{self, Heuristics, Info, Limits, SearchParams, Shared};
+use crate::tablebase::TableSet;
 
 pub const DEFAULT_HASH_MB: usize = 16;
 pub const MAX_HASH_MB: usize = 16_384;
@@ -115,6 +116,9 @@ pub struct Options {
     pub level: u8,
     /// Lines reported per iteration (the best, second best, ... root move).
     pub multipv: usize,
+    /// Endgame tables (`SiloTablePath`): a position they cover is answered
+    /// from them at once, at every level.
+    pub tables: Option<SharedTables>,
 }
 
 impl Default for Options {
@@ -125,7 +129,48 @@ impl Default for Options {
             move_overhead_ms: DEFAULT_MOVE_OVERHEAD_MS,
             level: MAX_LEVEL,
             multipv: 1,
+            tables: None,
         }
+    }
+}
+
+/// The tables of one folder, shared by the engine's searches (mapped once).
+#[derive(Clone, Debug)]
+pub struct SharedTables {
+    pub folder: std::path::PathBuf,
+    pub set: Arc<TableSet>,
+}
+
+impl PartialEq for SharedTables {
+    /// The same loaded set, not merely the same folder name.
+    fn eq(&self, other: &SharedTables) -> bool {
+        Arc::ptr_eq(&self.set, &other.set)
+    }
+}
+
+impl Eq for SharedTables {}
+
+impl SharedTables {
+    /// Loads the tables of `folder`; also returns a note per file skipped.
+    pub fn open(folder: &std::path::Path) -> Result<(SharedTables, Vec<String>), String> {
+        let (set, notes) = TableSet::open_folder(folder)?;
+        Ok((
+            SharedTables {
+                folder: folder.to_path_buf(),
+                set: Arc::new(set),
+            },
+            notes,
+        ))
+    }
+}
+
+/// The search score of a value proven `plies` from the end (positive: the
+/// side to move wins), as a mate score.
+fn proven_score(plies: i32) -> i32 {
+    match plies {
+        0 => 0,
+        p if p > 0 => search::WIN - p,
+        p => -(search::WIN + p),
     }
 }
 
@@ -293,20 +338,37 @@ impl<G: Game> Session for GameSession<G> {
         let pos = self.line.position().clone();
         let (root_moves, _) = self.resolve_search_moves(&params.search_moves);
         let multipv = options.multipv.clamp(1, MAX_MULTIPV);
-        // A proof names one best move of all: not for several lines or a
-        // restricted root.
-        let proof = if multipv == 1 && root_moves.is_empty() {
+        // A table or a proof names one best move of all: not for several
+        // lines or a restricted root.
+        let whole_root = multipv == 1 && root_moves.is_empty();
+        if let Some(tables) = options.tables.as_ref().filter(|_| whole_root) {
+            let start = Instant::now();
+            if let Some((line, plies)) = pos.probe_tables(&tables.set) {
+                // The table's value: the fastest win or the slowest loss,
+                // with the whole optimal line.
+                return answer_one_move(
+                    report,
+                    Info {
+                        multipv: 1,
+                        depth: plies.unsigned_abs() as i32,
+                        seldepth: line.len(),
+                        score: proven_score(plies),
+                        nodes: 0,
+                        time_ms: start.elapsed().as_millis() as u64,
+                        hashfull: 0,
+                        pv: line.iter().map(|m| m.to_string()).collect(),
+                    },
+                );
+            }
+        }
+        let proof = if whole_root {
             pos.prove(prove_budget(params))
         } else {
             None
         };
         if let Some((mv, plies)) = proof {
             // A proven value: the fastest win, or the slowest loss.
-            let score = match plies {
-                0 => 0,
-                p if p > 0 => search::WIN - p,
-                p => -(search::WIN + p),
-            };
+            let score = proven_score(plies);
             return answer_one_move(
                 report,
                 Info {
@@ -479,21 +541,26 @@ impl<F: Game, G: Game<Variant = F::Variant>> Session for ShapedSession<F, G> {
     }
 
     fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), String> {
+        fn fresh<T: Game>(
+            (name, variant): (&'static str, T::Variant),
+            fen: Option<&str>,
+            moves: &[&str],
+        ) -> Result<GameSession<T>, String> {
+            let mut s = GameSession::new(name, variant);
+            s.set_position(fen, moves)?;
+            Ok(s)
+        }
         let (name, variant) = self.name_and_variant();
         let fast = fen.is_none_or(|fen| F::from_fen(&variant, fen).is_ok());
         match (fast, &mut *self) {
             (true, ShapedSession::Fast(s)) => s.set_position(fen, moves),
             (false, ShapedSession::General(s)) => s.set_position(fen, moves),
             (true, ShapedSession::General(_)) => {
-                let mut s = GameSession::<F>::new(name, variant);
-                s.set_position(fen, moves)?;
-                *self = ShapedSession::Fast(s);
+                *self = ShapedSession::Fast(fresh((name, variant), fen, moves)?);
                 Ok(())
             }
             (false, ShapedSession::Fast(_)) => {
-                let mut s = GameSession::<G>::new(name, variant);
-                s.set_position(fen, moves)?;
-                *self = ShapedSession::General(s);
+                *self = ShapedSession::General(fresh((name, variant), fen, moves)?);
                 Ok(())
             }
         }

@@ -14,6 +14,8 @@ pub mod game;
 pub mod manual;
 pub mod protocol;
 pub mod search;
+pub mod stackandconquer;
+pub mod tablebase;
 pub mod tactics;
 pub mod tune;
 pub mod web;

@@ -181,6 +181,14 @@ fn the_page_is_served_from_the_binary() {
         .unwrap()
         .starts_with("text/javascript"));
     assert!(js.body.contains("/api/move"));
+    // Every panel's script is served and loaded by the page.
+    for panel in ["analysis", "graph", "moves", "game"] {
+        let path = format!("/panel-{panel}.js");
+        assert!(page.body.contains(&format!(r#"src="{path}""#)), "{path}");
+        let js = get(a, &path);
+        assert_eq!(js.status, 200, "{path}");
+        assert!(js.body.contains("registerPanel("), "{path}");
+    }
     let css = get(a, "/page.css");
     assert_eq!(css.status, 200);
     assert!(css.header("Content-Type").unwrap().starts_with("text/css"));
@@ -860,4 +868,369 @@ fn serve_exits_2_when_the_port_is_taken() {
         stderr.starts_with(&format!("error: cannot listen on 127.0.0.1:{port}")),
         "{stderr}"
     );
+}
+
+// ---- engines, analysis and the line ------------------------------------------
+
+fn server_with(engines: &[&[&str]], startup_ms: u64) -> WebServer {
+    let groups: Vec<Vec<String>> = engines
+        .iter()
+        .map(|g| g.iter().map(|t| t.to_string()).collect())
+        .collect();
+    let roster = stackfish::web::Roster::from_groups(&groups, startup_ms).expect("engines");
+    WebServer::start_with("127.0.0.1", 0, roster).expect("server starts")
+}
+
+fn mock_engine(name: &str, args: &str) -> Vec<String> {
+    vec![
+        format!("name={name}"),
+        format!("cmd={}", env!("CARGO_BIN_EXE_mock-engine")),
+        format!("args={args}"),
+    ]
+}
+
+/// Waits until `done` holds for the state, within `secs`.
+fn wait_for(addr: SocketAddr, secs: u64, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let until = std::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        let s = state(addr);
+        if done(&s) {
+            return s;
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "{what}: not within {secs} s: {s}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_external_engine_plays_a_game_to_the_end_against_stackfish() {
+    let negamax = [
+        "name=negamax".to_string(),
+        format!("cmd={}", env!("CARGO_BIN_EXE_negamax-engine")),
+        "option.Depth=2".to_string(),
+    ];
+    let negamax: Vec<&str> = negamax.iter().map(String::as_str).collect();
+    let srv = server_with(&[&negamax], 10_000);
+    let a = srv.addr();
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"movetime_ms": 30, "p1": {"engine": "negamax"}, "p2": {"engine": "stackfish", "level": 1}}),
+    );
+    assert_eq!(s["engines"], json!(["stackfish", "negamax"]));
+    assert_eq!(s["players"]["p1"]["engine"], "negamax");
+    assert_eq!(s["engine"]["side"], "both");
+    let end = wait_for(a, 240, "the game ends", |s| s["outcome"]["over"] == true);
+    assert_eq!(end["engine_error"], Value::Null);
+    assert_eq!(end["thinking"], false);
+    // Every move was refereed: the line replays under the rules.
+    let mut game = stackfish::game::variants::new_game("mixtour").expect("mixtour");
+    for mv in moves(&end) {
+        game.play_text(&mv).expect("a legal move");
+    }
+    assert!(game.outcome().is_over());
+    // Both engines' reports and an evaluation for most positions.
+    assert_eq!(end["reports"]["p1"]["engine"], "negamax");
+    assert_eq!(end["reports"]["p2"]["engine"], "stackfish");
+    let evals = end["evals"].as_array().expect("evals");
+    assert_eq!(evals.len(), moves(&end).len() + 1);
+    assert!(evals.iter().filter(|e| !e.is_null()).count() >= moves(&end).len() / 2);
+    assert_eq!(
+        end["marks"].as_array().map(Vec::len),
+        Some(moves(&end).len())
+    );
+    let record = get(a, "/api/record").body;
+    assert!(
+        record.contains("[Player1 \"negamax (0.0 s/move)\"]"),
+        "{record}"
+    );
+    assert!(record.contains("[Player2 \"stackfish (level 1, 0.0 s/move)\"]"));
+}
+
+#[test]
+fn a_crashing_engine_is_reported_restarted_and_the_board_goes_on() {
+    let srv = server_with(
+        &[&mock_engine("crasher", "--fault crash")
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()],
+        10_000,
+    );
+    let a = srv.addr();
+    ok(
+        a,
+        "/api/new",
+        json!({"engine": "p2", "opponent": "crasher", "movetime_ms": 100}),
+    );
+    ok(a, "/api/move", json!({"move": "c3"}));
+    let s = wait_for(a, 20, "the crash is reported", |s| {
+        s["engine_error"]
+            .as_str()
+            .is_some_and(|e| e.contains("restarted it"))
+    });
+    let error = s["engine_error"].as_str().unwrap_or_default();
+    assert!(
+        error.starts_with("crasher crashed (exit status 101)"),
+        "{error}"
+    );
+    assert_eq!(s["thinking"], false);
+    assert_eq!(moves(&s), ["c3"]);
+    // The restarted engine answers the handshake, then crashes again on go.
+    ok(a, "/api/go", json!({}));
+    let s = wait_for(a, 20, "the second crash", |s| {
+        s["thinking"] == false && !s["engine_error"].is_null()
+    });
+    assert!(s["engine_error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("crashed"));
+    // The player can still play for the engine's side.
+    let s = ok(a, "/api/move", json!({"move": "b1"}));
+    assert_eq!(moves(&s), ["c3", "b1"]);
+}
+
+#[test]
+fn silent_hanging_garbage_and_illegal_engines_are_reported() {
+    let cases = [
+        ("silent", "--fault silent", "silent: no ugiok within 500 ms"),
+        ("hang", "--fault hang", "hang sent no bestmove within"),
+        ("garbage", "--fault garbage", "garbage garbage output"),
+        (
+            "illegal",
+            "--fault illegal",
+            "illegal played illegal move '3a1b2'",
+        ),
+    ];
+    let specs: Vec<Vec<String>> = cases.iter().map(|(n, f, _)| mock_engine(n, f)).collect();
+    let specs: Vec<Vec<&str>> = specs
+        .iter()
+        .map(|g| g.iter().map(String::as_str).collect())
+        .collect();
+    let refs: Vec<&[&str]> = specs.iter().map(Vec::as_slice).collect();
+    let srv = server_with(&refs, 500);
+    let a = srv.addr();
+    for (name, _, want) in cases {
+        ok(
+            a,
+            "/api/new",
+            json!({"engine": "p2", "opponent": name, "movetime_ms": 100}),
+        );
+        ok(a, "/api/move", json!({"move": "c3"}));
+        // While the engine misbehaves, the server answers at once.
+        let t0 = std::time::Instant::now();
+        state(a);
+        assert!(
+            t0.elapsed() < Duration::from_secs(2),
+            "{name}: the state waited"
+        );
+        let s = wait_for(a, 20, name, |s| {
+            s["thinking"] == false && !s["engine_error"].is_null()
+        });
+        let error = s["engine_error"].as_str().unwrap_or_default();
+        assert!(error.starts_with(want), "{name}: {error}");
+        assert_eq!(moves(&s), ["c3"], "{name}: nothing was played");
+    }
+}
+
+#[test]
+fn the_analysis_follows_the_position_shown_and_its_lines_play() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let r = post(a, "/api/analyse", r#"{"on": true, "multipv": 6}"#);
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("multipv must be 1 to 5"));
+    let r = post(a, "/api/analyse", r#"{"on": true, "engine": "nothing"}"#);
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("unknown engine \"nothing\""));
+    let s = ok(a, "/api/analyse", json!({"on": true, "multipv": 2}));
+    assert_eq!(
+        s["analysis_mode"],
+        json!({"engine": "stackfish", "multipv": 2})
+    );
+    assert_eq!(s["analysing"], true);
+    let s = wait_for(a, 20, "two analysis lines", |s| {
+        s["reports"]["analysis"]["lines"][0]["pv"]
+            .as_array()
+            .is_some_and(|pv| pv.len() >= 2)
+            && s["reports"]["analysis"]["lines"]
+                .as_array()
+                .is_some_and(|l| l.len() == 2)
+    });
+    let lines = &s["reports"]["analysis"]["lines"];
+    assert_eq!(
+        (lines[0]["multipv"].clone(), lines[1]["multipv"].clone()),
+        (json!(1), json!(2))
+    );
+    assert_ne!(
+        lines[0]["pv"][0], lines[1]["pv"][0],
+        "two different first moves"
+    );
+    assert_eq!(s["reports"]["analysis"]["ply"], 0);
+    assert!(!s["evals"][0].is_null(), "the start position is evaluated");
+    let pv: Vec<String> = s["reports"]["analysis"]["lines"][0]["pv"]
+        .as_array()
+        .expect("pv")
+        .iter()
+        .take(2)
+        .map(|m| m.as_str().expect("move").to_string())
+        .collect();
+    // A line is played all or nothing.
+    let r = post(
+        a,
+        "/api/move",
+        &json!({"moves": [pv[0], "zz9"]}).to_string(),
+    );
+    assert_eq!(r.status, 400);
+    assert_eq!(moves(&state(a)), Vec::<String>::new());
+    let s = ok(a, "/api/move", json!({"moves": pv}));
+    assert_eq!(moves(&s), pv);
+    assert_eq!(s["analysing"], true, "the analysis goes on after the line");
+    let s = wait_for(a, 20, "lines of the new position", |s| {
+        s["reports"]["analysis"]["ply"] == 2 && s["reports"]["analysis"]["lines"][0].is_object()
+    });
+    assert_eq!(s["analysing"], true);
+    // Back to the start and forward again: the line stays.
+    let s = ok(a, "/api/goto", json!({"ply": 0}));
+    assert_eq!((moves(&s).len(), s["future"].clone()), (0, json!(pv)));
+    assert_eq!(s["fen"], START);
+    assert_eq!(s["analysing"], true);
+    let s = ok(a, "/api/goto", json!({"ply": 2}));
+    assert_eq!(moves(&s), pv);
+    let r = post(a, "/api/goto", r#"{"ply": 3}"#);
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("ply must be 0 to 2, not 3"));
+    // A take-back keeps the move as the future; a new move drops it.
+    let s = ok(a, "/api/undo", json!({"plies": 1}));
+    assert_eq!(s["future"], json!([pv[1]]));
+    let other = s["legal_moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().expect("move"))
+        .find(|m| *m != pv[1])
+        .expect("another move")
+        .to_string();
+    let s = ok(a, "/api/move", json!({"move": other}));
+    assert_eq!(s["future"], json!([]));
+    assert_eq!(s["evals"].as_array().map(Vec::len), Some(3));
+    let s = ok(a, "/api/analyse", json!({"on": false}));
+    assert_eq!(
+        (s["analysing"].clone(), s["analysis_mode"].clone()),
+        (json!(false), Value::Null)
+    );
+}
+
+#[test]
+fn the_event_stream_sends_the_state_after_every_change() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let mut stream = TcpStream::connect(a).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    )
+    .expect("send");
+    let mut seen = String::new();
+    let mut buf = [0u8; 65536];
+    let mut next_state = |seen: &mut String| -> Value {
+        loop {
+            if let Some(at) = seen.find("event: state\ndata: ") {
+                let rest = &seen[at + "event: state\ndata: ".len()..];
+                if let Some(end) = rest.find("\n\n") {
+                    let v: Value = serde_json::from_str(&rest[..end]).expect("a JSON state");
+                    *seen = rest[end..].to_string();
+                    return v;
+                }
+            }
+            let n = stream.read(&mut buf).expect("the stream goes on");
+            assert!(n > 0, "the stream ended");
+            seen.push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    };
+    let first = next_state(&mut seen);
+    assert!(seen.is_empty() || !seen.contains("c3"));
+    assert!(first["moves"] == json!([]));
+    ok(a, "/api/move", json!({"move": "c3"}));
+    let next = next_state(&mut seen);
+    assert_eq!(next["moves"], json!(["c3"]));
+    assert!(next["version"].as_u64() > first["version"].as_u64());
+}
+
+#[test]
+fn serve_refuses_bad_engine_settings() {
+    for (args, want) in [
+        (
+            vec!["--engine", "name=a", "cmd=x", "st=1"],
+            "the page sets the time",
+        ),
+        (vec!["--engine", "cmd=x"], "name= and cmd= are required"),
+        (
+            vec!["--engine", "name=stackfish", "cmd=x"],
+            "two engines are named 'stackfish'",
+        ),
+        (
+            vec!["--engine", "name=a", "cmd=x", "--engine", "name=a", "cmd=y"],
+            "two engines are named 'a'",
+        ),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_stackfish"))
+            .args(["serve", "--port", "0"])
+            .args(&args)
+            .output()
+            .expect("stackfish runs");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(want), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn event_streams_are_limited_and_their_slots_come_back() {
+    let srv = server();
+    let a = srv.addr();
+    let open = |a: SocketAddr| {
+        let mut s = TcpStream::connect(a).expect("connect");
+        s.set_read_timeout(Some(Duration::from_secs(10)))
+            .expect("timeout");
+        write!(s, "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").expect("send");
+        let mut buf = [0u8; 64];
+        let n = s.read(&mut buf).expect("an answer");
+        let status = String::from_utf8_lossy(&buf[..n])
+            .split_whitespace()
+            .nth(1)
+            .and_then(|c| c.parse::<u16>().ok());
+        (s, status)
+    };
+    let streams: Vec<TcpStream> = (0..stackfish::web::MAX_EVENT_STREAMS)
+        .map(|_| {
+            let (s, status) = open(a);
+            assert_eq!(status, Some(200));
+            s
+        })
+        .collect();
+    let (_, status) = open(a);
+    assert_eq!(status, Some(503), "one stream too many");
+    // The rest of the API is not held up.
+    assert_eq!(get(a, "/api/state").status, 200);
+    drop(streams);
+    // A closed page frees its slot once the server notices (at its next
+    // write: the next change).
+    let until = std::time::Instant::now() + Duration::from_secs(20);
+    loop {
+        ok(a, "/api/new", json!({"engine": "none"}));
+        let (_, status) = open(a);
+        if status == Some(200) {
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "slots did not come back");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

@@ -404,6 +404,10 @@ pub struct MatchConfig {
     pub resign: Option<ScoreAdjudication>,
     #[serde(default)]
     pub draw: Option<ScoreAdjudication>,
+    /// Folder of Silo table files: a game is adjudicated as soon as its
+    /// position is in one of them.
+    #[serde(default)]
+    pub tb: Option<PathBuf>,
     #[serde(default)]
     pub timeouts: Timeouts,
     #[serde(default)]
@@ -462,6 +466,7 @@ impl Default for MatchConfig {
             referee: Referee::Rules,
             resign: None,
             draw: None,
+            tb: None,
             timeouts: Timeouts::default(),
             log: None,
             pgn: None,
@@ -497,6 +502,7 @@ impl MatchConfig {
         fix(&mut cfg.jsonl);
         fix(&mut cfg.json);
         fix(&mut cfg.report);
+        fix(&mut cfg.tb);
         for e in &mut cfg.engines {
             if e.cmd.contains('/') && Path::new(&e.cmd).is_relative() {
                 e.cmd = base.join(&e.cmd).to_string_lossy().into_owned();

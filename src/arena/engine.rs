@@ -5,6 +5,7 @@
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,8 @@ use super::ArenaError;
 
 /// Longest piece of an engine's output quoted in a termination text.
 const QUOTE_CHARS: usize = 60;
+/// How often `search_live` looks whether it should send `stop`.
+const STOP_POLL: Duration = Duration::from_millis(20);
 
 /// Why an engine forfeits a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -338,17 +341,48 @@ impl Engine {
         go: &str,
         deadline: Instant,
     ) -> Result<Reply, SearchError> {
+        let never = AtomicBool::new(false);
+        self.search_live(position, go, deadline, &never, Duration::ZERO, &mut |_| {})
+    }
+
+    /// `search`, handing every `info` line to `on_info` as it comes, and
+    /// sending `stop` once `stop` is set (checked every `STOP_POLL`); after
+    /// that the engine has `stop_grace` to answer `bestmove`.
+    pub fn search_live(
+        &mut self,
+        position: &str,
+        go: &str,
+        mut deadline: Instant,
+        stop: &AtomicBool,
+        stop_grace: Duration,
+        on_info: &mut dyn FnMut(&str),
+    ) -> Result<Reply, SearchError> {
         self.send(position).map_err(SearchError::Fault)?;
         self.send(go).map_err(SearchError::Fault)?;
         let start = Instant::now();
         let mut info = SearchInfo::default();
+        let mut stop_sent = false;
         loop {
-            match self.recv(deadline) {
+            if !stop_sent && stop.load(Ordering::Relaxed) {
+                stop_sent = true;
+                self.send("stop").map_err(SearchError::Fault)?;
+                deadline = deadline.min(Instant::now() + stop_grace);
+            }
+            let slice = if stop_sent {
+                deadline
+            } else {
+                deadline.min(Instant::now() + STOP_POLL)
+            };
+            match self.recv(slice) {
+                Recv::Timeout if Instant::now() < deadline => {}
                 Recv::Line(line) => {
                     let mut tokens = line.split_whitespace();
                     match tokens.next() {
                         None => {}
-                        Some("info") => parse_info(&line, &mut info),
+                        Some("info") => {
+                            parse_info(&line, &mut info);
+                            on_info(&line);
+                        }
                         Some("bestmove") => {
                             let elapsed = start.elapsed();
                             let rest: Vec<&str> = tokens.collect();
@@ -443,47 +477,84 @@ pub fn option_name(line: &str) -> Option<String> {
 }
 
 /// Takes depth and score from an `info` line; keeps earlier values for what
-/// the line does not have. Bad numbers are ignored, never fatal. A line of
-/// `multipv 2` and up is about a worse move than the one played: skipped.
+/// the line does not have. Only the best line (`multipv 1` or none) counts.
 pub fn parse_info(line: &str, info: &mut SearchInfo) {
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let second_line = tokens
-        .iter()
-        .take_while(|&&t| t != "string" && t != "pv")
-        .position(|&t| t == "multipv")
-        .and_then(|i| tokens.get(i + 1))
-        .is_some_and(|k| k.parse::<u32>().is_ok_and(|k| k > 1));
-    if second_line {
+    let fields = InfoLine::parse(line);
+    if fields.multipv.is_some_and(|k| k != 1) {
         return;
     }
-    let mut i = 1;
-    while i < tokens.len() {
-        match tokens[i] {
-            "depth" => {
-                if let Some(d) = tokens.get(i + 1).and_then(|t| t.parse().ok()) {
-                    info.depth = Some(d);
-                }
-                i += 2;
-            }
-            "score" => {
-                let value = tokens.get(i + 2).and_then(|t| t.parse::<i32>().ok());
-                match (tokens.get(i + 1), value) {
-                    (Some(&"cp"), Some(v)) => {
-                        info.cp = Some(v);
-                        info.mate = None;
+    if fields.depth.is_some() {
+        info.depth = fields.depth;
+    }
+    if let Some(score) = fields.score {
+        (info.cp, info.mate) = match score {
+            Score::Cp(v) => (Some(v), None),
+            Score::Mate(v) => (None, Some(v)),
+        };
+    }
+}
+
+/// A score as engines report it, from the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    Cp(i32),
+    /// A forced win in n moves (negative: a forced loss).
+    Mate(i32),
+}
+
+/// The fields of one `info` line that a GUI shows. Bad numbers are
+/// ignored, never fatal; a line without `pv` has an empty one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InfoLine {
+    pub multipv: Option<u32>,
+    pub depth: Option<u32>,
+    pub score: Option<Score>,
+    pub nodes: Option<u64>,
+    pub time_ms: Option<u64>,
+    pub pv: Vec<String>,
+    /// An `info string` line: free text, no fields.
+    pub string: bool,
+}
+
+impl InfoLine {
+    pub fn parse(line: &str) -> InfoLine {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let mut info = InfoLine::default();
+        let number = |i: usize| tokens.get(i).and_then(|t| t.parse::<u64>().ok());
+        let mut i = 1;
+        while i < tokens.len() {
+            match tokens[i] {
+                "multipv" => info.multipv = number(i + 1).and_then(|n| u32::try_from(n).ok()),
+                "depth" => info.depth = number(i + 1).and_then(|n| u32::try_from(n).ok()),
+                "nodes" => info.nodes = number(i + 1),
+                "time" => info.time_ms = number(i + 1),
+                "score" => {
+                    let value = tokens.get(i + 2).and_then(|t| t.parse::<i32>().ok());
+                    match (tokens.get(i + 1), value) {
+                        (Some(&"cp"), Some(v)) => info.score = Some(Score::Cp(v)),
+                        (Some(&"mate"), Some(v)) => info.score = Some(Score::Mate(v)),
+                        _ => {}
                     }
-                    (Some(&"mate"), Some(v)) => {
-                        info.mate = Some(v);
-                        info.cp = None;
-                    }
-                    _ => {}
+                    i += 3;
+                    continue;
                 }
-                i += 3;
+                // Free text: nothing after it is a field.
+                "string" => {
+                    info.string = true;
+                    break;
+                }
+                "pv" => {
+                    info.pv = tokens[i + 1..].iter().map(|t| t.to_string()).collect();
+                    break;
+                }
+                _ => {
+                    i += 1;
+                    continue;
+                }
             }
-            // Free text: nothing after it is a field.
-            "string" | "pv" => break,
-            _ => i += 1,
+            i += 2;
         }
+        info
     }
 }
 
@@ -626,6 +697,73 @@ mod tests {
                 "garbage output: 'hello there'"
             ))
         );
+    }
+
+    #[test]
+    fn info_lines_give_every_field_a_gui_shows() {
+        let l = InfoLine::parse(
+            "info multipv 2 depth 7 seldepth 9 score mate -3 nodes 1234 nps 5 time 56 pv a1b2 c3",
+        );
+        assert_eq!(
+            l,
+            InfoLine {
+                multipv: Some(2),
+                depth: Some(7),
+                score: Some(Score::Mate(-3)),
+                nodes: Some(1234),
+                time_ms: Some(56),
+                pv: vec!["a1b2".into(), "c3".into()],
+                string: false,
+            }
+        );
+        let l = InfoLine::parse("info string depth 3 score cp 5 pv c3");
+        assert!(l.string && l.depth.is_none() && l.pv.is_empty());
+        let l = InfoLine::parse("info depth x score cp lowerbound nodes 9");
+        assert_eq!((l.depth, l.score, l.nodes), (None, None, Some(9)));
+        // Only the best line is the engine's score for the record.
+        let mut info = SearchInfo::default();
+        parse_info("info multipv 1 depth 5 score cp 30 pv c3", &mut info);
+        parse_info("info multipv 2 depth 5 score cp -80 pv d4", &mut info);
+        assert_eq!((info.depth, info.cp), (Some(5), Some(30)));
+    }
+
+    #[test]
+    fn a_live_search_hands_on_info_and_stops_on_request() {
+        let mut e = fake(|l| match l {
+            l if l.starts_with("go") => lines(&["info depth 1 score cp 3 pv c3"]),
+            "stop" => lines(&["info depth 2 score cp 4 pv d4", "bestmove d4"]),
+            _ => lines(&[]),
+        });
+        let stop = AtomicBool::new(true);
+        let mut seen = Vec::new();
+        let far = Instant::now() + Duration::from_secs(60);
+        let r = e
+            .search_live(
+                "position startpos",
+                "go infinite",
+                far,
+                &stop,
+                Duration::from_millis(50),
+                &mut |l| seen.push(l.to_string()),
+            )
+            .unwrap();
+        assert_eq!(r.mv, "d4");
+        assert_eq!(seen.len(), 2, "{seen:?}");
+        // An engine that ignores `stop` has the grace, then it is silent.
+        let mut e = fake(|_| lines(&[]));
+        let t0 = Instant::now();
+        let err = e
+            .search_live(
+                "position startpos",
+                "go infinite",
+                far,
+                &stop,
+                Duration::from_millis(50),
+                &mut |_| {},
+            )
+            .unwrap_err();
+        assert!(matches!(err, SearchError::NoReply { .. }), "{err:?}");
+        assert!(t0.elapsed() < Duration::from_secs(5));
     }
 
     #[test]

@@ -129,6 +129,21 @@ pub fn load(game: &str, path: &Path) -> Result<Vec<Opening>, ArenaError> {
     load_with(path, &|line| Opening::parse(game, line))
 }
 
+/// A line without its comment. `#` is also a hole in a Mixtour position
+/// string (`#,x3,#/...`), so a `#` starts a comment only at the start of the
+/// line or after a blank, and not when a hole's `,`, `/` or count follows.
+fn strip_comment(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let after_blank = i == 0 || bytes[i - 1].is_ascii_whitespace();
+        let hole = matches!(bytes.get(i + 1), Some(b',' | b'/' | b'0'..=b'9'));
+        if b == b'#' && after_blank && !hole {
+            return &line[..i];
+        }
+    }
+    line
+}
+
 /// Reads a suite file with `parse` for each opening line.
 pub fn load_with(
     path: &Path,
@@ -138,7 +153,7 @@ pub fn load_with(
         .map_err(|e| ArenaError::Config(format!("cannot read {}: {e}", path.display())))?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("").trim();
+        let line = strip_comment(line).trim();
         if line.is_empty() {
             continue;
         }
@@ -169,11 +184,36 @@ pub fn generate(
     seed: u64,
     keep: &mut dyn FnMut(&Opening) -> Result<bool, String>,
 ) -> Result<Vec<Opening>, String> {
+    generate_from(game, None, plies, count, seed, keep)
+}
+
+/// `generate`, from the position string `start` when given (another board:
+/// every opening is written as that start and its moves) instead of the
+/// variant's start.
+pub fn generate_from(
+    game: &str,
+    start: Option<&str>,
+    plies: u32,
+    count: usize,
+    seed: u64,
+    keep: &mut dyn FnMut(&Opening) -> Result<bool, String>,
+) -> Result<Vec<Opening>, String> {
     let mut rng = StdRng::seed_from_u64(seed);
     // Starts are dealt from a stream of their own, so games with a fixed
     // start draw exactly the moves they always drew.
     let mut deal_rng = StdRng::seed_from_u64(seed ^ 0x5EED_5CA1_AB1E_0001);
     let standard = start_fen(game)?;
+    // The given start in the game's own spelling, checked once.
+    let start = match start {
+        Some(fen) => {
+            let board = replay(game, Some(fen), &[])?;
+            if let crate::game::Outcome::Over { reason, .. } = board.outcome() {
+                return Err(format!("the start is already over ({reason})"));
+            }
+            Some(board.fen())
+        }
+        None => None,
+    };
     let mut seen = HashSet::new();
     let mut seen_starts = HashSet::new();
     let mut out = Vec::new();
@@ -183,9 +223,12 @@ pub fn generate(
             break;
         }
         let mut board = new_game(game).ok_or_else(|| format!("unknown game '{game}'"))?;
-        let dealt = dealt_start_fen(game, deal_rng.gen());
+        let dealt = match &start {
+            Some(fen) => Some(fen.clone()),
+            None => dealt_start_fen(game, deal_rng.gen()),
+        };
         if let Some(fen) = &dealt {
-            if seen_starts.contains(fen) {
+            if start.is_none() && seen_starts.contains(fen) {
                 continue;
             }
             board.set_fen(fen).map_err(|e| e.to_string())?;
@@ -332,6 +375,67 @@ mod tests {
         }
         let used: HashSet<usize> = games.iter().map(|g| g.opening).collect();
         assert_eq!(used.len(), 6);
+    }
+
+    #[test]
+    fn openings_from_another_start_keep_it_and_are_checked() {
+        let start = "x5/x5/x2,12,x2/x5/x5 1 18,19 0,0 2 -";
+        let a = generate_from("mixtour", Some(start), 3, 20, 4, &mut |_| Ok(true)).unwrap();
+        assert_eq!(a.len(), 20);
+        assert_eq!(
+            a,
+            generate_from("mixtour", Some(start), 3, 20, 4, &mut |_| Ok(true)).unwrap()
+        );
+        for o in &a {
+            assert_eq!(o.fen.as_deref(), Some(start));
+            assert_eq!(o.moves.len(), 3);
+            assert_eq!(Opening::parse("mixtour", &o.to_line()).as_ref(), Ok(o));
+        }
+        // The standard start given as a board is still written `startpos`.
+        let std = generate_from(
+            "mixtour",
+            Some("x5/x5/x5/x5/x5 1 20,20 0,0 1 -"),
+            2,
+            3,
+            1,
+            &mut |_| Ok(true),
+        );
+        assert_eq!(std, generate("mixtour", 2, 3, 1, &mut |_| Ok(true)));
+        // A bad or finished start is refused, not played from.
+        assert!(generate_from(
+            "mixtour",
+            Some("x5/x4/x5/x5/x5 1 20,20 0,0 1 -"),
+            2,
+            3,
+            1,
+            &mut |_| Ok(true)
+        )
+        .is_err());
+        let over = generate_from(
+            "mixtour",
+            Some("x5/x5/x5/x5/x5 1 20,20 1,0 1 -"),
+            2,
+            3,
+            1,
+            &mut |_| Ok(true),
+        );
+        assert!(over.unwrap_err().contains("already over"));
+    }
+
+    #[test]
+    fn comments_are_cut_but_holes_are_kept() {
+        assert_eq!(strip_comment("# a comment"), "");
+        assert_eq!(strip_comment("#comment"), "");
+        assert_eq!(
+            strip_comment("startpos moves a1 # note"),
+            "startpos moves a1 "
+        );
+        let fen = "#,x3,#/x5/x5/x5/#,x3,# 1 20,20 0,0 1 - moves b1";
+        assert_eq!(strip_comment(fen), fen);
+        assert_eq!(
+            strip_comment("#2,x3/x5 1 20,20 0,0 1 - # x"),
+            "#2,x3/x5 1 20,20 0,0 1 - "
+        );
     }
 
     #[test]

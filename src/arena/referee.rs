@@ -10,6 +10,7 @@ use super::engine::{Engine, Fault, FaultKind, SearchError, SearchInfo};
 use super::openings::Opening;
 use super::record::{today, GameRecord, MoveRecord};
 use crate::game::{AnyGame, GameResult, MoveError, Outcome, Side};
+use crate::tablebase::TableSet;
 
 /// A mate score counts as this many centi-units for adjudication.
 const MATE_AS_CP: i32 = 100_000;
@@ -28,6 +29,8 @@ pub struct GameSetup<'a> {
     pub max_plies: u32,
     pub resign: Option<ScoreAdjudication>,
     pub draw: Option<ScoreAdjudication>,
+    /// Endgame tables: a position they cover ends the game with its value.
+    pub tables: Option<&'a TableSet>,
     pub max_move_ms: u64,
     pub referee: Referee,
 }
@@ -148,6 +151,26 @@ enum Judge {
 /// termination text.
 type Ending = (Option<GameResult>, String);
 
+/// The result a table gives the position of `board`, with the termination
+/// text: `table: player 1 wins in 37 plies`, or `table: draw`.
+fn table_verdict(board: &dyn AnyGame, tables: &TableSet) -> Option<Ending> {
+    let (_, plies) = board.probe_tables(tables)?;
+    let mover = board.side_to_move();
+    let winner = match plies {
+        0 => return Some((Some(GameResult::Draw), "table: draw".into())),
+        p if p > 0 => mover,
+        _ => mover.opponent(),
+    };
+    Some((
+        Some(GameResult::win_for(winner)),
+        format!(
+            "table: player {} wins in {} plies",
+            winner.digit(),
+            plies.unsigned_abs()
+        ),
+    ))
+}
+
 /// Plays a game from `setup.opening`. `engines[0]` plays player 1.
 pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
     let started = Instant::now();
@@ -243,7 +266,12 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
                 }
             },
         };
-        // 2. Adjudication.
+        // 2. Adjudication: an exact table value first.
+        if let (Some(tables), Judge::Rules(board)) = (setup.tables, &judge) {
+            if let Some(ending) = table_verdict(board.as_ref(), tables) {
+                break ending;
+            }
+        }
         let engine_plies = moves.iter().filter(|m| !m.book).count();
         if engine_plies >= setup.max_plies as usize {
             break (
@@ -548,6 +576,7 @@ mod tests {
             max_plies,
             resign: None,
             draw: None,
+            tables: None,
             max_move_ms: 1000,
             referee: Referee::Rules,
         }

@@ -2,6 +2,7 @@
 //! schedule, keep their own engine processes (restarting faulty ones), and
 //! hand finished games to the records, the progress output and the summary.
 
+use crate::tablebase::TableSet;
 use std::collections::HashMap;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -95,6 +96,28 @@ pub fn run_match_with(
         plan.retain(|g| shard.owns(g.game));
     }
     let total = plan.len() as u32;
+    let tables = match &cfg.tb {
+        Some(folder) => {
+            let (set, notes) = TableSet::open_folder(folder).map_err(ArenaError::Config)?;
+            for note in notes {
+                let _ = writeln!(out, "Tables: {note}");
+            }
+            let found: Vec<String> = set
+                .tables()
+                .iter()
+                .map(|t| t.config().to_string())
+                .collect();
+            let _ = writeln!(
+                out,
+                "Tables: {} in {} ({})",
+                found.len(),
+                folder.display(),
+                found.join("; ")
+            );
+            Some(set)
+        }
+        None => None,
+    };
 
     let mut done: Vec<GameRecord> = Vec::new();
     if opts.resume {
@@ -172,6 +195,7 @@ pub fn run_match_with(
         limits: &limits,
         names: &names,
         suite: &suite,
+        tables: tables.as_ref(),
         total,
         bar: bar.clone(),
         log,
@@ -263,6 +287,7 @@ struct Ctx<'a, 'o> {
     limits: &'a [Limits],
     names: &'a [String],
     suite: &'a [Opening],
+    tables: Option<&'a TableSet>,
     total: u32,
     /// The terminal's progress bar (`RunOptions::tty`).
     bar: Option<ProgressBar>,
@@ -329,6 +354,7 @@ fn worker(ctx: &Ctx) {
             max_plies: cfg.maxplies,
             resign: cfg.resign,
             draw: cfg.draw,
+            tables: ctx.tables,
             max_move_ms: cfg.timeouts.max_move_ms,
             referee: cfg.referee,
         };
@@ -502,10 +528,12 @@ fn progress_bar(total: u32, done: usize) -> ProgressBar {
     bar
 }
 
-/// Writes a suite of random openings; with `balanced`, keeps only those a
-/// short search by that engine scores within `max_cp` of even.
+/// Writes a suite of random openings from the variant's start or from the
+/// position string `start` (another board); with `balanced`, keeps only
+/// those a short search by that engine scores within `max_cp` of even.
 pub fn make_openings(
     game: &str,
+    start: Option<&str>,
     plies: u32,
     count: usize,
     seed: u64,
@@ -547,7 +575,8 @@ pub fn make_openings(
             Err(SearchError::Fault(f)) => Err(format!("{}: {}", e.name, f.text)),
         }
     };
-    let suite = openings::generate(game, plies, count, seed, &mut keep).map_err(ArenaError::Config);
+    let suite = openings::generate_from(game, start, plies, count, seed, &mut keep)
+        .map_err(ArenaError::Config);
     if let Some(e) = engine {
         e.quit();
     }

@@ -138,6 +138,10 @@ struct RunArgs {
     /// Draw adjudication: movenumber=M moves=K score=CP.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     draw: Option<Vec<String>>,
+    /// Folder of Silo table files: a game ends as soon as its position is
+    /// in a table, with the table's result.
+    #[arg(long, value_name = "FOLDER")]
+    tb: Option<PathBuf>,
     /// Who judges the games: `rules` (our rules library, every move checked)
     /// or `engines` (for games the library does not know: `query gameover/result`).
     #[arg(long, value_enum)]
@@ -180,6 +184,13 @@ struct OpeningsArgs {
     /// Plies of random moves from the start.
     #[arg(long, default_value_t = 4)]
     plies: u32,
+    /// Start from another board: a StackAndConquer board file (.in,
+    /// .stackboard), a saved game (.stacksav) or a position string.
+    #[arg(long, value_name = "FILE|FEN")]
+    board: Option<String>,
+    /// Towers needed to win on a --board file (default 1).
+    #[arg(long, requires = "board")]
+    goal: Option<u32>,
     /// Openings to write (fewer if not enough distinct ones turn up).
     #[arg(long, default_value_t = 200)]
     count: usize,
@@ -328,6 +339,7 @@ fn build_config(a: RunArgs) -> Result<(MatchConfig, RunFlags), ArenaError> {
     set!(opt jsonl);
     set!(opt json);
     set!(opt report);
+    set!(opt tb);
     if let Some(t) = &a.tournament {
         cfg.tournament = t.parse::<Tournament>().map_err(ArenaError::Config)?;
     }
@@ -436,8 +448,15 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
                 Some(tokens) if o.balanced => Some(engine_from_tokens(&[], tokens)?),
                 _ => None,
             };
+            let start = o
+                .board
+                .as_deref()
+                .map(|b| stackfish::stackandconquer::board_start(b, o.goal))
+                .transpose()
+                .map_err(ArenaError::Config)?;
             let suite = make_openings(
                 &o.game,
+                start.as_deref(),
                 o.plies,
                 o.count,
                 o.seed,
@@ -445,10 +464,14 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
                 Timeouts::default(),
             )?;
             let mut text = format!(
-                "# {} random openings of {} plies for {}, seed {}{}\n",
+                "# {} random openings of {} plies for {}{}, seed {}{}\n",
                 suite.len(),
                 o.plies,
                 o.game,
+                match &o.board {
+                    Some(b) => format!(" on board {b}"),
+                    None => String::new(),
+                },
                 o.seed,
                 match &o.engine {
                     Some(tokens) if o.balanced => format!(

@@ -1,6 +1,6 @@
 //! The stackfish engine: with no arguments it speaks UGI/UCI on stdin/stdout.
 
-use clap::{CommandFactory, Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use stackfish::manual::{self, Shell};
 use std::process::ExitCode;
 
@@ -62,12 +62,44 @@ enum Command {
         /// Port to listen on; 0 picks a free one (the printed address has it).
         #[arg(long, default_value_t = stackfish::web::DEFAULT_PORT)]
         port: u16,
-        /// Address to listen on; the default is reachable from this machine only.
+        /// Address to listen on; the default is reachable from this machine
+        /// only. 0.0.0.0 opens the game and its engines to the whole network,
+        /// without a login: only on a network you trust.
         #[arg(long, default_value = stackfish::web::DEFAULT_HOST)]
         host: String,
         /// Open the page in the desktop's browser.
         #[arg(long)]
         open: bool,
+        /// Another engine the page offers as an opponent or analyser, in the
+        /// arena's syntax: name=NAME cmd=PATH [args="..."] [proto=ugi|uci]
+        /// [dir=PATH] [option.X=v]. Repeat for each engine.
+        #[arg(long, num_args = 1.., action = clap::ArgAction::Append, value_name = "KEY=VALUE")]
+        engine: Vec<String>,
+        /// Milliseconds an engine has to start (and to answer isready).
+        #[arg(long, default_value_t = stackfish::web::engines::DEFAULT_STARTUP_MS)]
+        startup_timeout: u64,
+    },
+    /// Print the Mixtour position string of a StackAndConquer file: a board
+    /// (.in, .stackboard) gives its start position, a saved game
+    /// (.stacksav) its position.
+    Import {
+        file: std::path::PathBuf,
+        /// Towers needed to win a game started on a board file (default 1).
+        #[arg(long)]
+        goal: Option<u32>,
+    },
+    /// Write a Mixtour position as StackAndConquer files: a saved game
+    /// and/or the board file of its shape.
+    Export {
+        /// The position string.
+        #[arg(long)]
+        fen: String,
+        /// The saved game to write (.stacksav).
+        #[arg(long)]
+        stacksav: Option<std::path::PathBuf>,
+        /// The board file to write (.stackboard); the save names it.
+        #[arg(long)]
+        stackboard: Option<std::path::PathBuf>,
     },
     /// The Mixtour tactics suite: how many positions the engine solves in
     /// the given time (or nodes) each; or, with --generate, find the
@@ -103,6 +135,13 @@ enum Command {
         /// auto, reachable or full.
         #[arg(long, default_value = "auto")]
         method: String,
+        /// Build the table of the position's configuration (row length,
+        /// checkers per player) and write it to this file.
+        #[arg(long, conflicts_with = "verify")]
+        write: Option<std::path::PathBuf>,
+        /// Check every entry of a table file against its successors.
+        #[arg(long)]
+        verify: Option<std::path::PathBuf>,
     },
     /// Print a shell completion script, e.g. `stackfish completions bash`.
     Completions { shell: Shell },
@@ -114,8 +153,22 @@ enum Command {
     },
 }
 
+/// The `--engine` occurrences of `serve`, each a group of tokens (clap's
+/// derive flattens them).
+fn engine_groups(matches: &clap::ArgMatches) -> Vec<Vec<String>> {
+    matches
+        .subcommand_matches("serve")
+        .and_then(|m| m.try_get_occurrences::<String>("engine").ok().flatten())
+        .map(|groups| groups.map(|g| g.cloned().collect()).collect())
+        .unwrap_or_default()
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     match cli.command {
         Some(Command::Perft {
             depth,
@@ -190,8 +243,24 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Some(Command::Serve { port, host, open }) => {
-            let server = match stackfish::web::WebServer::start(&host, port) {
+        Some(Command::Serve {
+            port,
+            host,
+            open,
+            engine: _,
+            startup_timeout,
+        }) => {
+            let roster = match stackfish::web::Roster::from_groups(
+                &engine_groups(&matches),
+                startup_timeout,
+            ) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let server = match stackfish::web::WebServer::start_with(&host, port, roster) {
                 Ok(server) => server,
                 Err(e) => {
                     eprintln!("error: {e}");
@@ -216,7 +285,78 @@ fn main() -> ExitCode {
             max_win,
             max_save,
         }) => tactics(&suite, movetime, nodes, &generate, max_win, max_save),
-        Some(Command::Solve { fen, game, method }) => {
+        Some(Command::Import { file, goal }) => {
+            match stackfish::stackandconquer::import(&file, goal) {
+                Ok(fen) => {
+                    println!("{fen}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
+        Some(Command::Export {
+            fen,
+            stacksav,
+            stackboard,
+        }) => match stackfish::stackandconquer::export(
+            &fen,
+            stacksav.as_deref(),
+            stackboard.as_deref(),
+        ) {
+            Ok(notes) => {
+                for note in notes {
+                    eprintln!("note: {note}");
+                }
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Some(Command::Solve {
+            verify: Some(path), ..
+        }) => {
+            let clock = std::time::Instant::now();
+            let bar = progress_bar("verified");
+            let result = stackfish::tablebase::verify_command(&path, &|n, all| {
+                bar.set_length(all);
+                bar.set_position(n);
+            });
+            bar.finish_and_clear();
+            finish_table_command(result, clock)
+        }
+        Some(Command::Solve {
+            fen,
+            game,
+            write: Some(path),
+            ..
+        }) => {
+            let clock = std::time::Instant::now();
+            let root = match stackfish::game::silo::solve::root(&game, fen.as_deref()) {
+                Ok(root) => root,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let bar = progress_bar("resolved");
+            if let Ok(config) = stackfish::tablebase::Config::of(&root) {
+                bar.set_length(config.entries());
+            }
+            let result = stackfish::tablebase::build_command(&root, &path, &|n, d| {
+                bar.set_position(n);
+                bar.set_message(format!("distance {d}"));
+            });
+            bar.finish_and_clear();
+            finish_table_command(result, clock)
+        }
+        Some(Command::Solve {
+            fen, game, method, ..
+        }) => {
             use stackfish::game::silo::solve;
             let clock = std::time::Instant::now();
             match solve::solve_command(&game, fen.as_deref(), &method) {
@@ -311,4 +451,33 @@ fn tactics(
         100.0 * score.solved as f64 / score.total.max(1) as f64
     );
     ExitCode::SUCCESS
+}
+
+/// A progress bar on stderr, drawn only on a terminal: positions `what`,
+/// the distance reached (in the message) and the time left.
+fn progress_bar(what: &str) -> indicatif::ProgressBar {
+    let bar = indicatif::ProgressBar::new(0);
+    let template = format!(
+        "{{bar:40}} {{human_pos}}/{{human_len}} positions {what} {{msg}} [{{elapsed}}, ETA {{eta}}]"
+    );
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// Prints a table command's report with its time, or its error (exit 1:
+/// the table is bad or could not be made).
+fn finish_table_command(result: Result<String, String>, clock: std::time::Instant) -> ExitCode {
+    match result {
+        Ok(report) => {
+            print!("{report}");
+            println!("Time: {:.1} s", clock.elapsed().as_secs_f64());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
 }

@@ -127,6 +127,8 @@ pub trait AnyGame: Send {
     /// Starts over from a position string; on error nothing changes.
     fn set_fen(&mut self, fen: &str) -> Result<(), FenError>;
     fn box_clone(&self) -> Box<dyn AnyGame>;
+    /// `Game::probe_tables` of the current position, moves as text.
+    fn probe_tables(&self, tables: &crate::tablebase::TableSet) -> Option<(Vec<String>, i32)>;
 }
 
 /// `Line` with its variant's name, the concrete type behind `AnyGame`.
@@ -193,5 +195,13 @@ impl<G: Game> AnyGame for NamedLine<G> {
 
     fn box_clone(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
+    }
+
+    fn probe_tables(&self, tables: &crate::tablebase::TableSet) -> Option<(Vec<String>, i32)> {
+        if self.line.outcome().is_over() {
+            return None;
+        }
+        let (line, plies) = self.line.position().probe_tables(tables)?;
+        Some((line.iter().map(|m| m.to_string()).collect(), plies))
     }
 }

@@ -353,6 +353,16 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         let _ = max_positions;
         None
     }
+
+    /// The exact answer of an endgame table, for a game that has them
+    /// (Silo): the optimal line to the end of the game and the plies to the
+    /// end, positive when the side to move wins, negative when it loses, 0
+    /// for a draw. `None` when no table in `tables` covers the position or
+    /// the game is over (the default: no tables).
+    fn probe_tables(&self, tables: &crate::tablebase::TableSet) -> Option<(Vec<Self::Move>, i32)> {
+        let _ = tables;
+        None
+    }
 }
 
 /// Parses `text` and checks it against the legal moves of `pos`.

@@ -222,6 +222,8 @@ impl Engine {
             d.multipv
         ));
         self.out.line("option name Clear Hash type button");
+        self.out
+            .line("option name SiloTablePath type string default <empty>");
         self.out.line(match dialect {
             Dialect::Ugi => "ugiok",
             Dialect::Uci => "uciok",
@@ -272,11 +274,39 @@ impl Engine {
                 )),
                 None => Err("option Game needs a value".to_string()),
             },
+            "silotablepath" => self.set_table_path(value),
             _ => Err(format!("unknown option '{name}'")),
         };
         if let Err(e) = result {
             self.info_string(&format!("error: {e}"));
         }
+    }
+
+    /// `SiloTablePath`: maps the tables of a folder (empty or `<empty>`:
+    /// none). Says what it loaded, and names each file it skipped.
+    fn set_table_path(&mut self, value: Option<&str>) -> Result<(), String> {
+        let folder = value.map(str::trim).unwrap_or("");
+        if folder.is_empty() || folder == "<empty>" {
+            self.options.tables = None;
+            return Ok(());
+        }
+        let (tables, notes) = engine::SharedTables::open(std::path::Path::new(folder))
+            .map_err(|e| format!("option SiloTablePath: {e}"))?;
+        for note in notes {
+            self.info_string(&format!("SiloTablePath: {note}"));
+        }
+        let found: Vec<String> = tables
+            .set
+            .tables()
+            .iter()
+            .map(|t| t.config().to_string())
+            .collect();
+        self.info_string(&match found.len() {
+            0 => format!("SiloTablePath: no table in {folder}"),
+            n => format!("SiloTablePath: {n} table(s): {}", found.join("; ")),
+        });
+        self.options.tables = Some(tables);
+        Ok(())
     }
 
     fn go(&mut self, params: engine::GoParams) {

@@ -1,11 +1,16 @@
-// The stackfish board page: draws the state the server sends, turns clicks
-// into moves, and polls while the engine thinks. The server decides every
+// The stackfish board page, core: the connection to the server (a stream
+// of states, server-sent events), the board of each game, clicks turned
+// into moves, the players and the position string. The panels beside the
+// board are files of their own (panel-*.js), each registered with
+// `registerPanel` and redrawn with every state. The server decides every
 // rule; the page only reads its list of legal moves.
 'use strict';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const LETTERS = 'abcdefghijklmnopqrs';
-const POLL_MS = 250;
+// Without a state from the server for this long, ask for one (the stream
+// may have been cut by a proxy or a sleeping laptop).
+const STALE_MS = 20000;
 const REASONS = {
   'goal reached': 'reached the goal',
   'double pass': 'both players had to pass',
@@ -26,8 +31,16 @@ let current = null;
 // What the player picked: a stack to move from, { from, counts, count }, or
 // the reserve to drop from, { drop: true }.
 let selected = null;
-let pollTimer = null;
-let formFilled = false;
+// The panels: { render(state) } each, in the order they registered.
+const panels = [];
+function registerPanel(panel) {
+  panels.push(panel);
+  if (state) panel.render(state);
+}
+// When each engine line reached the page, by its server time: the
+// end-to-end test reads the delays from here.
+const lineDelays = [];
+const seenLines = new Set();
 // The Flip button turns the board from the side it would be seen from.
 let flipToggled = false;
 
@@ -52,18 +65,51 @@ async function api(path, body) {
     return null;
   }
   if (body !== undefined) showMessage('');
-  update(data);
+  // An event may already have brought a newer state.
+  if (!state || data.version >= state.version) update(data);
   return data;
 }
 
 const post = (path, body) => api(path, body || {});
 
-function schedulePoll() {
-  if (pollTimer !== null) return;
-  pollTimer = setTimeout(async () => {
-    pollTimer = null;
-    await api('/api/state');
-  }, POLL_MS);
+// The state as it changes: one event per change, merged by the server
+// when they come faster than the page reads.
+let lastEvent = 0;
+function connect() {
+  const events = new EventSource('/api/events');
+  events.addEventListener('state', (event) => {
+    lastEvent = Date.now();
+    let data;
+    try {
+      data = JSON.parse(event.data);
+    } catch (e) {
+      showMessage('A bad state came from the server: ' + e.message);
+      return;
+    }
+    if ($('message').dataset.lost) { $('message').dataset.lost = ''; showMessage(''); }
+    // Answers to our own requests may be newer than an event in flight.
+    if (!state || data.version >= state.version) update(data);
+  });
+  events.addEventListener('error', () => {
+    // EventSource reconnects by itself.
+    $('message').dataset.lost = '1';
+    showMessage('Lost the connection to the server; reconnecting…');
+  });
+  setInterval(() => { if (Date.now() - lastEvent > STALE_MS) api('/api/state'); }, STALE_MS);
+}
+
+// Notes how late every engine line arrived, once per line.
+function noteDelays(data) {
+  const now = Date.now();
+  for (const report of Object.values(data.reports || {})) {
+    if (!report) continue;
+    for (const line of report.lines) {
+      const key = report.engine + '/' + report.ply + '/' + line.multipv + '/' + line.at_ms + '/' + line.depth;
+      if (seenLines.has(key)) continue;
+      seenLines.add(key);
+      lineDelays.push(now - line.at_ms);
+    }
+  }
 }
 
 // ---- reading positions and moves ---------------------------------------
@@ -73,19 +119,23 @@ const opponent = (side) => (side === 'p1' ? 'p2' : 'p1');
 const sideIndex = (side) => (side === 'p1' ? 0 : 1);
 
 // One rank of a position string: cells separated by ',', `x` / `xN` for
-// empty cells. Returns `width` cells, '' for empty.
+// empty cells, `#` / `#N` for holes (not part of the board). Returns
+// `width` cells: '' for empty, '#' for a hole, else the stack.
 function readRank(text, width) {
   const cells = [];
   for (const cell of text.split(',')) {
-    if (cell.startsWith('x')) {
+    if (cell.startsWith('x') || cell.startsWith('#')) {
       const n = cell.length > 1 ? parseInt(cell.slice(1), 10) : 1;
-      for (let k = 0; k < n; k++) cells.push('');
+      for (let k = 0; k < n; k++) cells.push(cell[0] === 'x' ? '' : '#');
     } else {
       cells.push(cell);
     }
   }
   return cells.slice(0, width);
 }
+
+// How many cells a rank has (holes included).
+const rankWidth = (text) => readRank(text, Infinity).length;
 
 // Ranks from the top down, each cell on the board named by `files(rank)`:
 // the files of that rank (all of them, or fewer on a cut board).
@@ -114,11 +164,24 @@ function gridMove(text) {
 const fileOf = (square) => LETTERS.indexOf(square[0]);
 const rankOf = (square) => parseInt(square.slice(1), 10) - 1;
 
-// Mixtour: `board side reserves scores goal last`.
+// Mixtour: `board side reserves scores goal last`. The board is R ranks of
+// C cells, 5 x 5 on the standard board; holes are not squares.
 function parseMixtour(fen) {
   const [board, side, reserves, scores, goal, last] = fen.split(' ');
+  const rows = board.split('/');
+  const files = Math.max(...rows.map(rankWidth));
+  const all = readBoard(board, rows.length, () => range(0, files - 1));
+  const stacks = {};
+  const holes = new Set();
+  for (const [square, cell] of Object.entries(all)) {
+    if (cell === '#') holes.add(square);
+    else stacks[square] = cell;
+  }
   return {
-    stacks: readBoard(board, 5, () => range(0, 4)),
+    ranks: rows.length,
+    files,
+    holes,
+    stacks,
     side,
     reserves: reserves.split(','),
     scores: scores.split(','),
@@ -259,9 +322,10 @@ function humanCanMove() {
   return state && !state.thinking && !state.outcome.over;
 }
 
-// Seen from player 2's side when the human plays player 2, unless flipped.
+// Seen from player 2's side when only player 1 is an engine, unless flipped.
 function flipped() {
-  return (state.engine.side === 'p1') !== flipToggled;
+  const p = state.players;
+  return (Boolean(p.p1) && !p.p2) !== flipToggled;
 }
 
 function colourName(side) {
@@ -269,11 +333,17 @@ function colourName(side) {
   return game ? game.colours[sideIndex(side)] : '';
 }
 
+// 'You' for the human when one side is an engine, the engine's name for
+// an engine, 'Player N' otherwise.
 function playerName(side) {
   const num = side === 'p1' ? 'Player 1' : 'Player 2';
-  if (state.engine.side === 'none') return num;
-  return state.engine.side === side ? 'stackfish' : 'You';
+  const engine = state.players[side];
+  if (engine) return engine.engine;
+  return state.players[opponent(side)] ? 'You' : num;
 }
+
+const sideLabel = (side) => (side === 'p1' ? 'player 1' : 'player 2');
+
 
 // ---- acting on clicks --------------------------------------------------
 
@@ -447,16 +517,21 @@ function setViewBox(svg, width, height, label) {
 
 // ---- one drawing per game ------------------------------------------------
 
-// Mixtour: 5 x 5 squares, stacks of discs with their height in the corner.
+// Mixtour: R x C squares (5 x 5 by default), stacks of discs with their
+// height in the corner; holes drawn as not-board.
 function drawMixtour(svg, pos, hl) {
-  const geo = grid(5, 5, 100, 100, 30, 5);
-  setViewBox(svg, 540, 540, 'Mixtour board');
+  const geo = grid(pos.files, pos.ranks, 100, 100, 30, 5);
+  setViewBox(svg, 30 + pos.files * 100 + 10, 5 + pos.ranks * 100 + 35, 'Mixtour board');
   const dims = { w: 64, h: 15, gap: 2 };
-  for (let rank = 0; rank < 5; rank++) {
-    for (let file = 0; file < 5; file++) {
+  for (let rank = 0; rank < pos.ranks; rank++) {
+    for (let file = 0; file < pos.files; file++) {
       const square = squareName(file, rank);
-      const stack = pos.stacks[square];
       const [x, y] = [geo.x(file), geo.y(rank)];
+      if (pos.holes.has(square)) {
+        el('rect', { class: 'hole', x: x + 2, y: y + 2, width: 96, height: 96, 'data-hole': square }, svg);
+        continue;
+      }
+      const stack = pos.stacks[square];
       const g = squareGroup(svg, hl, square, stack, x, y, 100, 100, 'wood');
       drawStack(g, hl, square, stack, x + 50, y + 100 - 12, dims);
       if (stack) text(g, x + 7, y + 19, 'height', stack.length);
@@ -624,37 +699,20 @@ function drawCounts() {
   }
 }
 
-function evalText(a) {
-  if (!a) return 'No evaluation yet.';
-  if (a.mate !== null && a.mate !== undefined) {
-    const side = a.mate > 0 ? 'p1' : 'p2';
-    return playerName(side) + ' (' + (side === 'p1' ? 'player 1' : 'player 2') + ') wins by force: mate in ' + Math.abs(a.mate);
-  }
-  const cp = a.cp;
-  const shown = (cp >= 0 ? '+' : '') + (cp / 100).toFixed(2);
-  const side = cp > 0 ? 'p1' : 'p2';
-  const who = playerName(side) + ' (' + (side === 'p1' ? 'player 1' : 'player 2') + ')';
-  let words;
-  if (Math.abs(cp) < 30) words = 'About equal';
-  else if (Math.abs(cp) < 150) words = who + ' is slightly better';
-  else if (Math.abs(cp) < 400) words = who + ' is better';
-  else words = who + ' is winning';
-  return words + ' (' + shown + ' for player 1)';
-}
-
 function statusText() {
   const o = state.outcome;
   if (o.over) {
     const how = REASONS[o.reason] || o.reason;
     if (!o.winner) return 'Draw: ' + how + '.';
-    const who = playerName(o.winner) + ' (' + (o.winner === 'p1' ? 'player 1' : 'player 2') + ')';
+    const who = playerName(o.winner) + ' (' + sideLabel(o.winner) + ')';
     return who + (playerName(o.winner) === 'You' ? ' win' : ' wins') + ': ' + how + '. ' + o.result;
   }
-  if (state.thinking) return 'stackfish is thinking…';
   const side = state.side_to_move;
   const name = playerName(side);
+  if (state.thinking) return name + ' is thinking…';
+  if (state.future.length > 0) return 'Move ' + state.moves.length + ' of ' + (state.moves.length + state.future.length) + ': ' + (side === 'p1' ? 'player 1' : 'player 2') + ' to move.';
   if (name === 'You') return 'Your move.';
-  if (name === 'stackfish') return 'stackfish to move: press "Engine, move", or play its move yourself.';
+  if (state.players[side]) return name + ' to move: press "Engine, move", or play its move yourself.';
   return (side === 'p1' ? 'Player 1' : 'Player 2') + ' to move.';
 }
 
@@ -662,7 +720,8 @@ function drawPlayers() {
   for (const side of ['p1', 'p2']) {
     const i = sideIndex(side);
     const colour = colourName(side);
-    const who = state.engine.side === 'none' ? '' : ' · ' + playerName(side);
+    const anyEngine = state.players.p1 || state.players.p2;
+    const who = anyEngine ? ' · ' + playerName(side) : '';
     $('name-' + side).textContent = 'Player ' + (i + 1) + (colour ? ' (' + colour + ')' : '') + who;
     const stats = $('stats-' + side);
     stats.replaceChildren();
@@ -684,6 +743,7 @@ function render() {
   const body = document.body.dataset;
   body.fen = state.fen;
   body.thinking = state.thinking;
+  body.analysing = state.analysing;
   body.version = state.version;
   body.moves = state.moves.length;
   body.over = state.outcome.over;
@@ -697,81 +757,31 @@ function render() {
   result.hidden = !state.outcome.over;
   if (state.outcome.over) result.textContent = 'Game over. ' + statusText();
 
-  const a = state.analysis;
-  $('eval').textContent = evalText(a);
-  $('pv').textContent = a && a.pv.length ? a.pv.join(' ') : '—';
-  $('search-info').textContent = a
-    ? 'depth ' + a.depth + (a.nodes ? ' · ' + a.nodes.toLocaleString() + ' nodes' : '') + ' · ' + (a.time_ms / 1000).toFixed(1) + ' s'
-    : '';
-
   const onlyPass = state.legal_moves.length === 1 && state.legal_moves[0] === 'pass';
   $('pass-button').hidden = !(onlyPass && humanCanMove());
   $('go-button').hidden = state.thinking || state.outcome.over;
   $('stop-button').hidden = !state.thinking;
   $('undo-button').disabled = state.moves.length === 0;
+  $('nav-start').disabled = $('nav-back').disabled = state.moves.length === 0;
+  $('nav-forward').disabled = $('nav-end').disabled = state.future.length === 0;
 
-  const list = $('moves');
-  list.replaceChildren();
-  for (let i = 0; i < state.moves.length; i += 2) {
-    const li = document.createElement('li');
-    li.textContent = state.moves.slice(i, i + 2).join('  ');
-    if (i + 2 >= state.moves.length) li.classList.add('last');
-    list.appendChild(li);
-  }
-  list.scrollTop = list.scrollHeight;
   $('fen').textContent = state.fen;
   $('move-input').placeholder = current ? current.game.example : 'a move';
   $('fen-input').placeholder = state.start_fen;
 
-  if (!formFilled) fillForm();
   drawCounts();
   drawBoard();
-}
-
-function fillForm() {
-  formFilled = true;
-  const variant = $('new-variant');
-  for (const v of state.variants) {
-    const o = document.createElement('option');
-    o.value = v;
-    o.textContent = v === 'mixtour' ? 'Mixtour (20 pieces, 1 point)'
-      : v === 'mixtour-5' ? 'Mixtour-5 (25 pieces, 5 points)' : v;
-    variant.appendChild(o);
-  }
-  variant.value = state.variant;
-  nameSides();
-  const level = $('new-level');
-  for (let l = 20; l >= 1; l--) {
-    const o = document.createElement('option');
-    o.value = l;
-    o.textContent = l === 20 ? '20 (full strength)' : l;
-    level.appendChild(o);
-  }
-  level.value = state.engine.level;
-  $('new-side').value = state.engine.side;
-  const time = $('new-time');
-  if ([...time.options].some((o) => o.value === String(state.engine.movetime_ms))) {
-    time.value = String(state.engine.movetime_ms);
-  }
-}
-
-// The side choices name the colours of the game chosen in the form.
-function nameSides() {
-  const game = gameOf($('new-variant').value);
-  const [c1, c2] = game ? game.colours : ['', ''];
-  const options = $('new-side').options;
-  options[0].textContent = 'Player 1' + (c1 ? ' (' + c1 + ', moves first)' : ' (moves first)');
-  options[1].textContent = 'Player 2' + (c2 ? ' (' + c2 + ')' : '');
+  for (const panel of panels) panel.render(state);
 }
 
 function update(data) {
   const moved = !state || state.fen !== data.fen || state.thinking !== data.thinking;
+  noteDelays(data);
   state = data;
   current = readState();
   if (moved) selected = null;
   if (selected && !selected.drop && !legal().some((m) => m.kind === 'move' && m.from === selected.from)) selected = null;
   render();
-  if (state.thinking) schedulePoll();
 }
 
 function showMessage(message) {
@@ -789,12 +799,24 @@ async function copy(content, what) {
   }
 }
 
+// Shows the position after `ply` moves of the line.
+function goTo(ply) {
+  const total = state.moves.length + state.future.length;
+  if (ply < 0 || ply > total || ply === state.moves.length) return;
+  selected = null;
+  post('/api/goto', { ply });
+}
+
 // ---- wiring ------------------------------------------------------------
 
 $('pass-button').addEventListener('click', () => play('pass'));
 $('go-button').addEventListener('click', () => post('/api/go'));
 $('stop-button').addEventListener('click', () => post('/api/stop'));
 $('undo-button').addEventListener('click', () => { selected = null; post('/api/undo'); });
+$('nav-start').addEventListener('click', () => goTo(0));
+$('nav-back').addEventListener('click', () => goTo(state.moves.length - 1));
+$('nav-forward').addEventListener('click', () => goTo(state.moves.length + 1));
+$('nav-end').addEventListener('click', () => goTo(state.moves.length + state.future.length));
 $('flip-button').addEventListener('click', () => { flipToggled = !flipToggled; render(); });
 $('move-form').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -809,23 +831,13 @@ $('fen-form').addEventListener('submit', (event) => {
   const fen = $('fen-input').value.trim();
   if (fen) post('/api/fen', { fen }).then((s) => { if (s) $('fen-input').value = ''; });
 });
-$('new-variant').addEventListener('change', nameSides);
-$('new-form').addEventListener('submit', (event) => {
-  event.preventDefault();
-  selected = null;
-  // A new game is seen from the new player's side.
-  flipToggled = false;
-  post('/api/new', {
-    variant: $('new-variant').value,
-    engine: $('new-side').value,
-    level: parseInt($('new-level').value, 10),
-    movetime_ms: parseInt($('new-time').value, 10),
-  });
-});
 $('copy-fen').addEventListener('click', () => copy(state.fen, 'FEN'));
-$('copy-moves').addEventListener('click', () => copy(state.moves.join(' '), 'move list'));
 document.addEventListener('keydown', (event) => {
+  if (event.target.closest && event.target.closest('input, select, textarea')) return;
   if (event.key === 'Escape' && selected) { selected = null; render(); }
+  if (!state) return;
+  if (event.key === 'ArrowLeft') goTo(state.moves.length - 1);
+  if (event.key === 'ArrowRight') goTo(state.moves.length + 1);
 });
 
-api('/api/state');
+api('/api/state').then(connect);

@@ -1,28 +1,36 @@
-//! The one game the web page plays: its record, who the engine plays, the
-//! engine's search on a background thread, and the JSON views the page reads.
+//! The one game the web page shows: its line of moves with a cursor (the
+//! position shown), who plays each side, the analysis engine, the searches
+//! on background threads, and the state view the page reads.
+//!
+//! One search runs at a time: a player's engine when it is that player's
+//! turn, else the analysis engine when analysis is on. Requests never wait
+//! for a search thread: a search is cancelled by its stop flag and a stale
+//! generation number, and the next search thread waits for the old one.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
-use std::time::Instant;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use serde::{Deserialize, Serialize};
+use tokio::sync::watch;
 
+use super::engines::{Finish, Job, JobLimit, Report, Roster, Searcher, BUILTIN};
+use super::eval::{self, Eval};
+use super::view::*;
+use crate::arena::engine::Score;
 use crate::arena::record::{today, GameRecord, MoveRecord};
-use crate::engine::{self, BestMove, GoParams, Options, Session, MAX_LEVEL};
+use crate::engine::MAX_LEVEL;
 use crate::game::{variants, AnyGame, MoveError, Outcome, Side};
-use crate::search::{self, Info, Shared};
+use crate::search;
 
-/// Transposition table of the web engine: enough for minute-long thoughts,
-/// small beside a browser.
-pub const HASH_MB: usize = 64;
 pub const DEFAULT_VARIANT: &str = "mixtour";
 pub const DEFAULT_MOVE_TIME_MS: u64 = 1_000;
 /// Below this the engine has no time to finish even a shallow iteration.
 pub const MIN_MOVE_TIME_MS: u64 = 10;
 /// A player waits for each engine move; a minute is already long.
 pub const MAX_MOVE_TIME_MS: u64 = 60_000;
+/// Lines the analysis shows at most.
+pub const MAX_ANALYSIS_LINES: u8 = 5;
 
 /// An answer the API refuses to give: an HTTP status and a message for people.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,180 +57,19 @@ impl ApiError {
     }
 }
 
-// Requests. Unknown fields are refused so that a typo ("movetime") is an
-// error the player sees rather than a setting silently ignored.
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct NewRequest {
-    pub variant: Option<String>,
-    /// "p1", "p2" or "none": the side the engine plays.
-    pub engine: Option<String>,
-    pub level: Option<u8>,
-    pub movetime_ms: Option<u64>,
-    pub depth: Option<i32>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MoveRequest {
-    #[serde(rename = "move")]
-    pub mv: String,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct UndoRequest {
-    pub plies: Option<usize>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FenRequest {
-    pub fen: String,
-    pub variant: Option<String>,
-}
-
-// Views: what the page reads.
-
-#[derive(Clone, Debug, Serialize)]
-pub struct StateView {
-    /// Goes up by one with every change, so a poller can tell nothing moved.
-    pub version: u64,
-    pub variant: &'static str,
-    pub variants: Vec<&'static str>,
-    pub fen: String,
-    pub start_fen: String,
-    pub moves: Vec<String>,
-    pub last_move: Option<String>,
-    pub side_to_move: &'static str,
-    /// Empty when the game is over.
-    pub legal_moves: Vec<String>,
-    pub outcome: OutcomeView,
-    pub engine: SettingsView,
-    pub thinking: bool,
-    /// The engine's latest report: of the running search while it thinks,
-    /// else of its last move (cleared by a new game, a take-back, a FEN).
-    pub analysis: Option<AnalysisView>,
-    /// Why the engine could not move, if that ever happens.
-    pub engine_error: Option<String>,
-    /// What the page needs to draw the board beyond the position string:
-    /// Castle's fixed terrain; `None` for games whose string says it all.
-    pub board: Option<BoardView>,
-}
-
-/// Castle's terrain, which the position string does not carry.
-#[derive(Clone, Debug, Serialize)]
-pub struct BoardView {
-    /// One string per rank from the top (rank 19) down, one symbol per file
-    /// a..s: `#` wall, `C` channel, `:` courtyard, `K` key, `,` middle-zone
-    /// ground (where skulls may lie), `.` ground.
-    pub terrain: Vec<String>,
-    /// Each player's own key square (a knight never enters its own).
-    pub keys: KeysView,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct KeysView {
-    pub p1: String,
-    pub p2: String,
-}
-
-fn board_view(variant: &str) -> Option<BoardView> {
-    use crate::game::castle::{square_name, tables::KEY_SQUARE, terrain_rows};
-    variant.starts_with("castle").then(|| BoardView {
-        terrain: terrain_rows(),
-        keys: KeysView {
-            p1: square_name(KEY_SQUARE[0]),
-            p2: square_name(KEY_SQUARE[1]),
-        },
-    })
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct OutcomeView {
-    pub over: bool,
-    /// `1-0`, `0-1`, `1/2-1/2`, or `*` while the game goes on.
-    pub result: &'static str,
-    pub winner: Option<&'static str>,
-    /// "goal reached", "double pass", "threefold repetition".
-    pub reason: Option<&'static str>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct SettingsView {
-    pub side: &'static str,
-    pub level: u8,
-    pub movetime_ms: u64,
-    pub depth: Option<i32>,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct AnalysisView {
-    /// The side the engine searched for.
-    pub side: &'static str,
-    pub depth: i32,
-    /// Score in centi-units from player 1's point of view (positive: player
-    /// 1 is better); absent when a forced win was found.
-    pub cp: Option<i32>,
-    /// A forced win: positive for player 1, negative for player 2, in |mate|
-    /// moves of the side that searched.
-    pub mate: Option<i32>,
-    pub pv: Vec<String>,
-    pub nodes: u64,
-    pub time_ms: u64,
-}
-
-impl AnalysisView {
-    fn from_info(info: &Info, side: Side) -> AnalysisView {
-        // Engine scores are from the side to move; the page shows one scale.
-        let sign = if side == Side::P1 { 1 } else { -1 };
-        let (cp, mate) = match search::mate_in(info.score) {
-            Some(n) => (None, Some(sign * n)),
-            None => (Some(sign * info.score), None),
-        };
-        AnalysisView {
-            side: side_name(side),
-            depth: info.depth,
-            cp,
-            mate,
-            pv: info.pv.clone(),
-            nodes: info.nodes,
-            time_ms: info.time_ms,
-        }
-    }
-}
-
-pub fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::P1 => "p1",
-        Side::P2 => "p2",
-    }
-}
-
-fn parse_engine_side(text: &str) -> Result<Option<Side>, ApiError> {
-    match text {
-        "p1" => Ok(Some(Side::P1)),
-        "p2" => Ok(Some(Side::P2)),
-        "none" => Ok(None),
-        _ => Err(ApiError::bad_request(format!(
-            "engine must be \"p1\", \"p2\" or \"none\", not {text:?}"
-        ))),
-    }
-}
-
-#[derive(Clone, Debug)]
-struct Settings {
-    engine: Option<Side>,
+/// An engine and how it plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Player {
+    engine: String,
     level: u8,
     movetime_ms: u64,
     depth: Option<i32>,
 }
 
-impl Default for Settings {
+impl Default for Player {
     fn default() -> Self {
-        Settings {
-            engine: Some(Side::P2),
+        Player {
+            engine: BUILTIN.to_string(),
             level: MAX_LEVEL,
             movetime_ms: DEFAULT_MOVE_TIME_MS,
             depth: None,
@@ -230,38 +77,83 @@ impl Default for Settings {
     }
 }
 
-impl Settings {
-    fn engine_name(&self) -> String {
+impl Player {
+    fn name(&self) -> String {
         let limit = match self.depth {
             Some(d) => format!("depth {d}"),
             None => format!("{:.1} s/move", self.movetime_ms as f64 / 1000.0),
         };
-        format!("stackfish (level {}, {limit})", self.level)
+        if self.engine == BUILTIN {
+            format!("stackfish (level {}, {limit})", self.level)
+        } else {
+            format!("{} ({limit})", self.engine)
+        }
+    }
+
+    fn view(&self) -> PlayerView {
+        PlayerView {
+            engine: self.engine.clone(),
+            level: self.level,
+            movetime_ms: self.movetime_ms,
+            depth: self.depth,
+        }
+    }
+}
+
+/// What a search is for: a player's move, or the analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Player(Side),
+    Analysis,
+}
+
+impl Role {
+    fn slot(self) -> usize {
+        match self {
+            Role::Player(side) => side.index(),
+            Role::Analysis => 2,
+        }
     }
 }
 
 /// What the engine said about a move it played, for the record.
 #[derive(Clone, Copy, Debug)]
 struct Note {
-    /// From the mover's point of view, as the engine reports it.
-    score: i32,
-    depth: i32,
+    /// From the mover's point of view.
+    score: Option<Score>,
+    depth: u32,
     ms: u64,
 }
 
 struct Search {
     handle: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    role: Role,
 }
 
 struct State {
+    /// The game up to the position shown.
     game: Box<dyn AnyGame>,
-    /// The engine's own copy of the game; `None` while a search holds it.
-    session: Option<Box<dyn Session>>,
-    settings: Settings,
-    /// One entry per move of `game`: what the engine said, for its own moves.
+    /// The moves after the position shown, the next one last.
+    future: Vec<String>,
+    /// One per move of the whole line: what its engine said, if an engine
+    /// played it.
     notes: Vec<Option<Note>>,
+    /// One per position of the whole line.
+    evals: Vec<Option<Eval>>,
+    players: [Option<Player>; 2],
+    /// The engine settings of the last new game: `go` on a human's turn.
+    default_player: Player,
+    analysis: Option<AnalysisModeView>,
     search: Option<Search>,
-    analysis: Option<AnalysisView>,
+    /// Cancelled searches still finishing; the next search waits for them.
+    retiring: Vec<JoinHandle<()>>,
+    /// The searchers of player 1, player 2 and the analysis, with the name
+    /// of their engine; `None` while a search thread holds one.
+    searchers: [Option<(String, Box<dyn Searcher>)>; 3],
+    reports: [Option<ReportView>; 3],
+    /// The latest search's best line, for the compatible `analysis` field.
+    last_best: Option<AnalysisView>,
     engine_error: Option<String>,
     /// Bumped when a search starts or is cancelled: a search thread whose
     /// number is stale must not touch the game.
@@ -271,15 +163,12 @@ struct State {
     date: String,
 }
 
-/// The web board's game and engine. Shared by all request threads.
+/// The web board's game and engines. Shared by all request threads.
 pub struct App {
     state: Mutex<State>,
-    /// Held by every request that changes the game, for its whole length:
-    /// cancelling a search waits for the search thread without holding
-    /// `state` (the thread needs it to finish), and no other change may slip
-    /// in meanwhile. Reads take `state` only, so polling never waits for this.
-    control: Mutex<()>,
-    shared: Arc<Shared>,
+    roster: Roster,
+    /// The latest `version`, for the event streams of the pages.
+    changes: watch::Sender<u64>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -297,40 +186,163 @@ fn new_game_of(variant: &str) -> Result<Box<dyn AnyGame>, ApiError> {
     })
 }
 
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn play_checked(game: &mut dyn AnyGame, text: &str) -> Result<String, ApiError> {
+    if let Outcome::Over { reason, .. } = game.outcome() {
+        return Err(ApiError::conflict(format!("the game is over ({reason})")));
+    }
+    game.play_text(text.trim()).map_err(|e| match e {
+        MoveError::Syntax { .. } => ApiError::bad_request(e.to_string()),
+        MoveError::Illegal { .. } => ApiError::unprocessable(e.to_string()),
+    })
+}
+
+impl State {
+    fn ply(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    fn total(&self) -> usize {
+        self.ply() + self.future.len()
+    }
+
+    /// A new line from the game's start: no future, no notes, no reports.
+    fn reset_line(&mut self) {
+        self.future.clear();
+        self.notes = vec![None; self.ply()];
+        self.evals = vec![None; self.ply() + 1];
+        self.reports = Default::default();
+        self.last_best = None;
+        self.engine_error = None;
+    }
+
+    /// Plays `mv` at the cursor: the next move of the future if it is the
+    /// same, else a new branch that drops the old future.
+    fn push_move(&mut self, canonical: String, note: Option<Note>) {
+        let ply = self.ply() - 1;
+        if self.future.last() == Some(&canonical) {
+            self.future.pop();
+            if note.is_some() {
+                self.notes[ply] = note;
+            }
+        } else {
+            self.future.clear();
+            self.notes.truncate(ply);
+            self.notes.push(note);
+            self.evals.truncate(ply + 1);
+            self.evals.push(None);
+        }
+    }
+
+    /// Moves the cursor to `ply` (0 ..= total), keeping the line.
+    fn seek(&mut self, ply: usize) {
+        while self.ply() > ply {
+            let Some(mv) = self.game.moves().pop() else {
+                break;
+            };
+            if !self.game.undo() {
+                break;
+            }
+            self.future.push(mv);
+        }
+        while self.ply() < ply {
+            let Some(mv) = self.future.pop() else { break };
+            if self.game.play_text(&mv).is_err() {
+                // Cannot happen: the future was played from here before.
+                self.future.clear();
+                break;
+            }
+        }
+    }
+
+    /// Who plays the side to move, if an engine does.
+    fn engine_to_move(&self) -> Option<&Player> {
+        self.players[self.game.side_to_move().index()].as_ref()
+    }
+
+    /// The side to move after `ply` moves of the line (sides alternate; a
+    /// pass is a move).
+    fn side_at(&self, ply: usize) -> Side {
+        let side = self.game.side_to_move();
+        if ply.abs_diff(self.ply()).is_multiple_of(2) {
+            side
+        } else {
+            side.opponent()
+        }
+    }
+
+    fn first_side(&self) -> Side {
+        self.side_at(0)
+    }
+}
+
 impl App {
-    pub fn new() -> Result<Arc<App>, String> {
-        let shared = engine::allocate_shared(HASH_MB)?;
+    pub fn new(roster: Roster) -> Result<Arc<App>, String> {
         let game = new_game_of(DEFAULT_VARIANT).map_err(|e| e.message)?;
-        let session = engine::new_session(DEFAULT_VARIANT);
+        let mut state = State {
+            game,
+            future: Vec::new(),
+            notes: Vec::new(),
+            evals: Vec::new(),
+            players: [None, Some(Player::default())],
+            default_player: Player::default(),
+            analysis: None,
+            search: None,
+            retiring: Vec::new(),
+            searchers: [None, None, None],
+            reports: Default::default(),
+            last_best: None,
+            engine_error: None,
+            generation: 0,
+            version: 0,
+            round: 1,
+            date: today(),
+        };
+        state.reset_line();
         Ok(Arc::new(App {
-            state: Mutex::new(State {
-                game,
-                session,
-                settings: Settings::default(),
-                notes: Vec::new(),
-                search: None,
-                analysis: None,
-                engine_error: None,
-                generation: 0,
-                version: 0,
-                round: 1,
-                date: today(),
-            }),
-            control: Mutex::new(()),
-            shared,
+            state: Mutex::new(state),
+            roster,
+            changes: watch::channel(0).0,
         }))
     }
 
-    pub fn state(&self) -> StateView {
-        view(&lock(&self.state))
+    /// Tells of every change of the state from now on.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
     }
 
-    /// Starts a new game; the engine moves at once if it plays player 1.
-    pub fn new_game(self: &Arc<Self>, req: NewRequest) -> Result<StateView, ApiError> {
-        let _control = lock(&self.control);
-        let mut settings = lock(&self.state).settings.clone();
-        if let Some(side) = &req.engine {
-            settings.engine = parse_engine_side(side)?;
+    /// Marks a change: readers see a new version, event streams wake up.
+    fn bump(&self, st: &mut State) {
+        st.version += 1;
+        self.changes.send_replace(st.version);
+    }
+
+    pub fn state(&self) -> StateView {
+        self.view(&lock(&self.state))
+    }
+
+    fn check_engine(&self, name: &str) -> Result<(), ApiError> {
+        if self.roster.knows(name) {
+            Ok(())
+        } else {
+            Err(ApiError::bad_request(format!(
+                "unknown engine {name:?}; known: {}",
+                self.roster.names().join(", ")
+            )))
+        }
+    }
+
+    /// `base` with the fields of `req` that are set, checked.
+    fn player_from(&self, base: &Player, req: &PlayerRequest) -> Result<Player, ApiError> {
+        let mut p = base.clone();
+        if let Some(name) = &req.engine {
+            self.check_engine(name)?;
+            p.engine = name.clone();
         }
         if let Some(level) = req.level {
             if !(1..=MAX_LEVEL).contains(&level) {
@@ -338,7 +350,7 @@ impl App {
                     "level must be 1 to {MAX_LEVEL}, not {level}"
                 )));
             }
-            settings.level = level;
+            p.level = level;
         }
         if let Some(ms) = req.movetime_ms {
             if !(MIN_MOVE_TIME_MS..=MAX_MOVE_TIME_MS).contains(&ms) {
@@ -346,7 +358,7 @@ impl App {
                     "movetime_ms must be {MIN_MOVE_TIME_MS} to {MAX_MOVE_TIME_MS}, not {ms}"
                 )));
             }
-            settings.movetime_ms = ms;
+            p.movetime_ms = ms;
         }
         if let Some(depth) = req.depth {
             if !(1..=search::MAX_DEPTH).contains(&depth) {
@@ -356,124 +368,209 @@ impl App {
                 )));
             }
         }
-        // A depth is a per-game choice: a new game without one searches by time.
-        settings.depth = req.depth;
+        // A depth is a per-game choice: without one the engine searches by time.
+        p.depth = req.depth;
+        Ok(p)
+    }
+
+    /// Starts a new game; an engine moves at once if it plays player 1.
+    pub fn new_game(self: &Arc<Self>, req: NewRequest) -> Result<StateView, ApiError> {
+        let (base, old_players) = {
+            let st = lock(&self.state);
+            (st.default_player.clone(), st.players.clone())
+        };
+        let common = PlayerRequest {
+            engine: req.opponent.clone(),
+            level: req.level,
+            movetime_ms: req.movetime_ms,
+            depth: req.depth,
+        };
+        let default_player = self.player_from(&base, &common)?;
+        let players: [Option<Player>; 2] = if req.p1.is_some() || req.p2.is_some() {
+            if req.engine.is_some() {
+                return Err(ApiError::bad_request(
+                    "give either engine or p1/p2, not both",
+                ));
+            }
+            let side = |r: &Option<PlayerRequest>| {
+                r.as_ref()
+                    .map(|r| self.player_from(&default_player, r))
+                    .transpose()
+            };
+            [side(&req.p1)?, side(&req.p2)?]
+        } else {
+            let sides = match req.engine.as_deref() {
+                Some("p1") => [true, false],
+                Some("p2") => [false, true],
+                Some("both") => [true, true],
+                Some("none") => [false, false],
+                None => [old_players[0].is_some(), old_players[1].is_some()],
+                Some(other) => {
+                    return Err(ApiError::bad_request(format!(
+                        "engine must be \"p1\", \"p2\", \"both\" or \"none\", not {other:?}"
+                    )))
+                }
+            };
+            sides.map(|on| on.then(|| default_player.clone()))
+        };
         let variant = match &req.variant {
             Some(v) => v.clone(),
             None => lock(&self.state).game.variant_name().to_string(),
         };
         let game = new_game_of(&variant)?;
-        self.cancel_search();
         let mut st = lock(&self.state);
-        if st.session.as_ref().map(|s| s.variant()) != Some(game.variant_name()) {
-            st.session = engine::new_session(game.variant_name());
-        }
-        if let Some(session) = st.session.as_mut() {
-            // Fresh heuristics and a new level seed for each game.
-            session.new_game();
-        }
+        self.cancel_search(&mut st);
         st.game = game;
-        st.settings = settings;
+        st.players = players;
+        st.default_player = default_player;
         st.round += 1;
         st.date = today();
-        self.reset_record(&mut st);
-        if st.settings.engine == Some(st.game.side_to_move()) {
-            self.start_search(&mut st)?;
-        }
-        Ok(view(&st))
+        st.reset_line();
+        self.bump(&mut st);
+        self.next_search(&mut st, true)?;
+        Ok(self.view(&st))
     }
 
-    /// Plays a move of the side to move; the engine answers if it plays the
-    /// other side.
+    /// Plays a move (or a line of moves) of the side to move; an engine
+    /// answers if it plays the other side.
     pub fn play(self: &Arc<Self>, req: MoveRequest) -> Result<StateView, ApiError> {
-        let _control = lock(&self.control);
+        let moves = match (req.mv, req.moves) {
+            (Some(mv), None) => vec![mv],
+            (None, Some(moves)) if !moves.is_empty() => moves,
+            (None, Some(_)) => return Err(ApiError::bad_request("moves is empty")),
+            _ => return Err(ApiError::bad_request("give move or moves")),
+        };
         let mut st = lock(&self.state);
-        if st.search.is_some() {
+        if matches!(
+            st.search,
+            Some(Search {
+                role: Role::Player(_),
+                ..
+            })
+        ) {
             return Err(ApiError::conflict(
                 "the engine is thinking: wait for its move, stop it, or take back",
             ));
         }
+        // All or nothing: checked on a copy first.
+        let mut trial = st.game.box_clone();
+        let mut canonical = Vec::new();
+        for mv in &moves {
+            canonical.push(play_checked(trial.as_mut(), mv)?);
+        }
+        self.cancel_search(&mut st);
+        for mv in canonical {
+            if st.game.play_text(&mv).is_ok() {
+                st.push_move(mv, None);
+            }
+        }
+        st.engine_error = None;
+        st.reports[0] = None;
+        st.reports[1] = None;
+        self.bump(&mut st);
+        self.next_search(&mut st, true)?;
+        Ok(self.view(&st))
+    }
+
+    /// The engine moves now for the side to move: that side's engine, or
+    /// the last new game's engine on a human's turn.
+    pub fn go(self: &Arc<Self>) -> Result<StateView, ApiError> {
+        let mut st = lock(&self.state);
+        if matches!(
+            st.search,
+            Some(Search {
+                role: Role::Player(_),
+                ..
+            })
+        ) {
+            return Err(ApiError::conflict("the engine is already thinking"));
+        }
         if let Outcome::Over { reason, .. } = st.game.outcome() {
             return Err(ApiError::conflict(format!("the game is over ({reason})")));
         }
-        match st.game.play_text(req.mv.trim()) {
-            Ok(_) => {}
-            Err(e @ MoveError::Syntax { .. }) => return Err(ApiError::bad_request(e.to_string())),
-            Err(e @ MoveError::Illegal { .. }) => {
-                return Err(ApiError::unprocessable(e.to_string()))
-            }
-        }
-        st.notes.push(None);
-        st.engine_error = None;
-        st.version += 1;
-        if st.settings.engine == Some(st.game.side_to_move()) && !st.game.outcome().is_over() {
-            self.start_search(&mut st)?;
-        }
-        Ok(view(&st))
-    }
-
-    /// The engine moves now for the side to move, whichever that is.
-    pub fn go(self: &Arc<Self>) -> Result<StateView, ApiError> {
-        let _control = lock(&self.control);
-        let mut st = lock(&self.state);
-        self.start_search(&mut st)?;
-        Ok(view(&st))
+        let side = st.game.side_to_move();
+        let player = st
+            .engine_to_move()
+            .cloned()
+            .unwrap_or_else(|| st.default_player.clone());
+        self.cancel_search(&mut st);
+        self.start_search(&mut st, Role::Player(side), &player, 1)?;
+        Ok(self.view(&st))
     }
 
     /// Asks the thinking engine to play its best move so far.
     pub fn stop(&self) -> Result<StateView, ApiError> {
         let st = lock(&self.state);
-        if st.search.is_none() {
-            return Err(ApiError::conflict("the engine is not thinking"));
+        match &st.search {
+            Some(
+                s @ Search {
+                    role: Role::Player(_),
+                    ..
+                },
+            ) => s.stop.store(true, Relaxed),
+            _ => return Err(ApiError::conflict("the engine is not thinking")),
         }
-        self.shared.stop.store(true, Relaxed);
-        Ok(view(&st))
+        Ok(self.view(&st))
     }
 
-    /// Takes back `plies` moves; by default as many as bring the turn back
-    /// to a side the engine does not play (one or two). Cancels a search.
+    /// Takes back `plies` moves (they stay as the future, for `goto`); by
+    /// default as many as bring the turn back to a side no engine plays.
+    /// Cancels a search; an engine does not start on its own after it.
     pub fn undo(self: &Arc<Self>, req: UndoRequest) -> Result<StateView, ApiError> {
-        let _control = lock(&self.control);
-        let available = lock(&self.state).game.moves().len();
+        let mut st = lock(&self.state);
+        let available = st.ply();
         if req.plies == Some(0) {
             return Err(ApiError::bad_request("plies must be at least 1"));
         }
         if available == 0 {
             return Err(ApiError::conflict("there is no move to take back"));
         }
-        if let Some(n) = req.plies {
-            if n > available {
+        let target = match req.plies {
+            Some(n) if n > available => {
                 return Err(ApiError::conflict(format!(
                     "only {available} moves to take back, not {n}"
-                )));
+                )))
             }
-        }
-        self.cancel_search();
-        let mut st = lock(&self.state);
-        let mut taken = 0;
-        loop {
-            if !st.game.undo() {
-                break;
+            Some(n) => available - n,
+            None => {
+                let mut target = available - 1;
+                while target > 0 && st.players[st.side_at(target).index()].is_some() {
+                    target -= 1;
+                }
+                target
             }
-            st.notes.pop();
-            taken += 1;
-            let done = match req.plies {
-                Some(n) => taken == n,
-                None => st.settings.engine != Some(st.game.side_to_move()),
-            };
-            if done {
-                break;
-            }
-        }
-        st.analysis = None;
-        st.engine_error = None;
-        st.version += 1;
-        Ok(view(&st))
+        };
+        self.seek_to(&mut st, target)?;
+        Ok(self.view(&st))
     }
 
-    /// Loads a position; the engine waits for `go` or for the player's move.
+    /// Shows the position after `ply` moves of the line (back or forward).
+    pub fn goto(self: &Arc<Self>, req: GotoRequest) -> Result<StateView, ApiError> {
+        let mut st = lock(&self.state);
+        let total = st.total();
+        if req.ply > total {
+            return Err(ApiError::bad_request(format!(
+                "ply must be 0 to {total}, not {}",
+                req.ply
+            )));
+        }
+        self.seek_to(&mut st, req.ply)?;
+        Ok(self.view(&st))
+    }
+
+    fn seek_to(self: &Arc<Self>, st: &mut State, ply: usize) -> Result<(), ApiError> {
+        self.cancel_search(st);
+        st.seek(ply);
+        st.reports = Default::default();
+        st.last_best = None;
+        st.engine_error = None;
+        self.bump(st);
+        // A player's engine waits for `go`; the analysis follows at once.
+        self.next_search(st, false)
+    }
+
+    /// Loads a position; an engine waits for `go` or for the player's move.
     pub fn load_fen(self: &Arc<Self>, req: FenRequest) -> Result<StateView, ApiError> {
-        let _control = lock(&self.control);
         let variant = match &req.variant {
             Some(v) => v.clone(),
             None => lock(&self.state).game.variant_name().to_string(),
@@ -481,26 +578,72 @@ impl App {
         let mut game = new_game_of(&variant)?;
         game.set_fen(req.fen.trim())
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
-        self.cancel_search();
         let mut st = lock(&self.state);
-        if st.session.as_ref().map(|s| s.variant()) != Some(game.variant_name()) {
-            st.session = engine::new_session(game.variant_name());
-        }
+        self.cancel_search(&mut st);
         st.game = game;
         st.round += 1;
         st.date = today();
-        self.reset_record(&mut st);
-        Ok(view(&st))
+        st.reset_line();
+        self.bump(&mut st);
+        self.next_search(&mut st, false)?;
+        Ok(self.view(&st))
     }
 
-    /// The game record in the arena's PGN-style format.
+    /// Turns the analysis on (with an engine and a number of lines) or off.
+    pub fn analyse(self: &Arc<Self>, req: AnalyseRequest) -> Result<StateView, ApiError> {
+        let mut st = lock(&self.state);
+        if !req.on {
+            if req.engine.is_some() || req.multipv.is_some() {
+                return Err(ApiError::bad_request(
+                    "analysis off takes no engine or multipv",
+                ));
+            }
+            st.analysis = None;
+            if matches!(
+                st.search,
+                Some(Search {
+                    role: Role::Analysis,
+                    ..
+                })
+            ) {
+                self.cancel_search(&mut st);
+            }
+            st.reports[2] = None;
+            self.bump(&mut st);
+            return Ok(self.view(&st));
+        }
+        let current = st.analysis.clone();
+        let engine = req
+            .engine
+            .or(current.as_ref().map(|a| a.engine.clone()))
+            .unwrap_or_else(|| BUILTIN.to_string());
+        self.check_engine(&engine)?;
+        let multipv = req.multipv.or(current.map(|a| a.multipv)).unwrap_or(1);
+        if !(1..=MAX_ANALYSIS_LINES).contains(&multipv) {
+            return Err(ApiError::bad_request(format!(
+                "multipv must be 1 to {MAX_ANALYSIS_LINES}, not {multipv}"
+            )));
+        }
+        st.analysis = Some(AnalysisModeView { engine, multipv });
+        if !matches!(
+            st.search,
+            Some(Search {
+                role: Role::Player(_),
+                ..
+            })
+        ) {
+            self.cancel_search(&mut st);
+            st.reports[2] = None;
+            self.next_search(&mut st, false)?;
+        }
+        self.bump(&mut st);
+        Ok(self.view(&st))
+    }
+
+    /// The game record up to the position shown, in the arena's format.
     pub fn record(&self) -> String {
         let st = lock(&self.state);
-        let (player1, player2) = match st.settings.engine {
-            Some(Side::P1) => (st.settings.engine_name(), "Human".to_string()),
-            Some(Side::P2) => ("Human".to_string(), st.settings.engine_name()),
-            None => ("Human".to_string(), "Human".to_string()),
-        };
+        let name = |p: &Option<Player>| p.as_ref().map_or("Human".to_string(), Player::name);
         let outcome = st.game.outcome();
         let moves = st
             .game
@@ -509,14 +652,19 @@ impl App {
             .enumerate()
             .map(|(i, mv)| {
                 let note = st.notes.get(i).copied().flatten();
+                let score = note.and_then(|n| n.score);
                 MoveRecord {
                     mv,
                     book: false,
-                    cp: note
-                        .filter(|n| search::mate_in(n.score).is_none())
-                        .map(|n| n.score),
-                    mate: note.and_then(|n| search::mate_in(n.score)),
-                    depth: note.map(|n| n.depth.max(0) as u32),
+                    cp: match score {
+                        Some(Score::Cp(v)) => Some(v),
+                        _ => None,
+                    },
+                    mate: match score {
+                        Some(Score::Mate(n)) => Some(n),
+                        _ => None,
+                    },
+                    depth: note.map(|n| n.depth),
                     ms: note.map(|n| n.ms),
                 }
             })
@@ -528,8 +676,8 @@ impl App {
             event: "stackfish web game".to_string(),
             date: st.date.clone(),
             variant: st.game.variant_name().to_string(),
-            player1,
-            player2,
+            player1: name(&st.players[0]),
+            player2: name(&st.players[1]),
             fen: st.game.start_fen(),
             moves,
             result: outcome.result().map_or("*", |r| r.pgn()).to_string(),
@@ -543,92 +691,113 @@ impl App {
         record.pgn_at("stackfish serve")
     }
 
-    /// Stops a running search and waits for it: for a clean shutdown.
+    /// Stops every search, waits for the threads, and ends the engines'
+    /// processes: for a clean shutdown.
     pub fn shutdown(&self) {
-        let _control = lock(&self.control);
-        self.cancel_search();
-    }
-
-    fn reset_record(&self, st: &mut State) {
-        st.notes.clear();
-        st.analysis = None;
-        st.engine_error = None;
-        st.version += 1;
-    }
-
-    /// Ends the running search, if any, without playing its move. The caller
-    /// holds `control` but not `state`.
-    fn cancel_search(&self) {
-        let search = {
+        let handles = {
             let mut st = lock(&self.state);
-            st.generation += 1;
-            let search = st.search.take();
-            if search.is_some() {
-                self.shared.stop.store(true, Relaxed);
-                st.version += 1;
-            }
-            search
+            st.analysis = None;
+            st.players = [None, None];
+            self.cancel_search(&mut st);
+            std::mem::take(&mut st.retiring)
         };
-        if let Some(search) = search {
-            // The thread gives the session back before it ends; if it died
-            // instead, `start_search` makes a new session.
-            let _ = search.handle.join();
+        for h in handles {
+            let _ = h.join();
+        }
+        let searchers: Vec<_> = {
+            let mut st = lock(&self.state);
+            st.searchers.iter_mut().filter_map(Option::take).collect()
+        };
+        for (_, s) in searchers {
+            s.close();
         }
     }
 
-    /// Starts the engine on the side to move. The caller holds `control` and
-    /// `state`.
-    fn start_search(self: &Arc<Self>, st: &mut State) -> Result<(), ApiError> {
-        if st.search.is_some() {
-            return Err(ApiError::conflict("the engine is already thinking"));
+    /// Ends the running search, if any, without playing its move.
+    fn cancel_search(&self, st: &mut State) {
+        st.generation += 1;
+        if let Some(search) = st.search.take() {
+            search.stop.store(true, Relaxed);
+            if let Some(r) = st.reports[search.role.slot()].as_mut() {
+                r.running = false;
+            }
+            st.retiring.retain(|h| !h.is_finished());
+            st.retiring.push(search.handle);
+            self.bump(st);
         }
+    }
+
+    /// Starts what should run now: the engine of the side to move (if
+    /// `autoplay`), else the analysis. The caller holds `state`.
+    fn next_search(self: &Arc<Self>, st: &mut State, autoplay: bool) -> Result<(), ApiError> {
+        if st.search.is_some() || st.game.outcome().is_over() {
+            return Ok(());
+        }
+        if let Some(player) = st.engine_to_move().cloned() {
+            if autoplay {
+                let side = st.game.side_to_move();
+                return self.start_search(st, Role::Player(side), &player, 1);
+            }
+        }
+        if let Some(mode) = st.analysis.clone() {
+            let player = Player {
+                engine: mode.engine,
+                ..Player::default()
+            };
+            return self.start_search(st, Role::Analysis, &player, mode.multipv);
+        }
+        Ok(())
+    }
+
+    /// Starts `player`'s engine on the position shown. The caller holds
+    /// `state` and has cancelled any other search.
+    fn start_search(
+        self: &Arc<Self>,
+        st: &mut State,
+        role: Role,
+        player: &Player,
+        multipv: u8,
+    ) -> Result<(), ApiError> {
         if let Outcome::Over { reason, .. } = st.game.outcome() {
             return Err(ApiError::conflict(format!("the game is over ({reason})")));
         }
-        let variant = st.game.variant_name();
-        let mut session = match st.session.take() {
-            Some(s) if s.variant() == variant => s,
-            _ => engine::new_session(variant)
-                .ok_or_else(|| ApiError::new(500, format!("no engine for {variant}")))?,
-        };
-        let start = st.game.start_fen();
-        let moves = st.game.moves();
-        let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-        if let Err(e) = session.set_position(Some(&start), &moves) {
-            st.session = Some(session);
-            return Err(ApiError::new(
-                500,
-                format!("the engine refused the game: {e}"),
-            ));
-        }
-        let side = st.game.side_to_move();
-        let params = GoParams {
-            move_time: Some(st.settings.movetime_ms),
-            depth: st.settings.depth,
-            ..GoParams::default()
-        };
-        let options = Options {
-            hash_mb: HASH_MB,
-            // The page is for playing; one thread leaves the machine usable.
-            threads: 1,
-            // Nothing travels between the server and its engine.
-            move_overhead_ms: 0,
-            level: st.settings.level,
-            multipv: 1,
+        let job = Job {
+            variant: st.game.variant_name(),
+            start_fen: st.game.start_fen(),
+            moves: st.game.moves(),
+            round: st.round,
+            limit: match role {
+                Role::Analysis => JobLimit::Infinite,
+                Role::Player(_) => JobLimit::Move {
+                    movetime_ms: player.movetime_ms,
+                    depth: player.depth,
+                },
+            },
+            level: player.level,
+            multipv,
         };
         st.generation += 1;
         let generation = st.generation;
-        self.shared.arm();
+        let stop = Arc::new(AtomicBool::new(false));
+        let waits: Vec<JoinHandle<()>> = std::mem::take(&mut st.retiring);
+        let side = st.game.side_to_move();
+        st.reports[role.slot()] = Some(ReportView {
+            engine: player.engine.clone(),
+            ply: st.ply(),
+            side: side_name(side),
+            running: true,
+            lines: Vec::new(),
+        });
         let app = Arc::clone(self);
+        let (flag, engine) = (stop.clone(), player.engine.clone());
         let spawned = std::thread::Builder::new()
             .name("web-search".into())
-            .spawn(move || app.run_search(session, generation, side, params, options));
+            .spawn(move || app.run_search(waits, role, engine, job, generation, flag));
         match spawned {
             Ok(handle) => {
-                st.search = Some(Search { handle });
-                st.analysis = None;
+                st.search = Some(Search { handle, stop, role });
                 st.engine_error = None;
-                st.version += 1;
+                self.bump(st);
                 Ok(())
             }
             Err(e) => Err(ApiError::new(
@@ -638,95 +807,232 @@ impl App {
         }
     }
 
-    /// The body of the search thread: think, then play the move unless the
-    /// search was cancelled meanwhile.
+    /// The body of a search thread: wait for cancelled searches to end,
+    /// think, then play the move unless the search was cancelled meanwhile.
     fn run_search(
         self: Arc<Self>,
-        mut session: Box<dyn Session>,
+        waits: Vec<JoinHandle<()>>,
+        role: Role,
+        engine: String,
+        job: Job,
         generation: u64,
-        side: Side,
-        params: GoParams,
-        options: Options,
+        stop: Arc<AtomicBool>,
     ) {
-        let started = Instant::now();
-        // A bug in the search must leave a board that still answers and
-        // lets the player go on, not one stuck "thinking" for ever.
-        let best = catch_unwind(AssertUnwindSafe(|| {
-            session.go(&self.shared, &params, &options, &mut |info| {
-                let mut st = lock(&self.state);
-                if st.generation == generation {
-                    st.analysis = Some(AnalysisView::from_info(info, side));
-                    st.version += 1;
+        for h in waits {
+            let _ = h.join();
+        }
+        let slot = role.slot();
+        let held = lock(&self.state).searchers[slot].take();
+        let mut searcher = match held {
+            Some((name, s)) if name == engine => s,
+            other => {
+                if let Some((_, old)) = other {
+                    old.close();
                 }
-            })
-        }));
-        let mut st = lock(&self.state);
-        // After a panic the session may be half-updated: start a fresh one.
-        st.session = match best {
-            Ok(_) => Some(session),
-            Err(_) => None,
+                match self.roster.searcher(&engine) {
+                    Some(s) => s,
+                    None => return,
+                }
+            }
         };
+        let ply = job.moves.len();
+        let side = {
+            let st = lock(&self.state);
+            if st.generation != generation {
+                drop(st);
+                self.give_back(slot, engine, searcher);
+                return;
+            }
+            st.game.side_to_move()
+        };
+        let started = Instant::now();
+        let mut last: Option<Report> = None;
+        let result = searcher.run(&job, &stop, &mut |report| {
+            let mut st = lock(&self.state);
+            if st.generation != generation {
+                return;
+            }
+            self.take_report(&mut st, slot, ply, side, &report);
+            if report.multipv == 1 {
+                last = Some(report);
+            }
+        });
+        let result = match result {
+            Ok(finish) => Ok(finish),
+            Err(what) => {
+                {
+                    let mut st = lock(&self.state);
+                    if st.generation == generation {
+                        st.engine_error = Some(format!("{what}; restarting it"));
+                        self.bump(&mut st);
+                    }
+                }
+                let restarted = searcher.restart(job.variant);
+                Err(match restarted {
+                    Ok(()) => format!("{what}; restarted it"),
+                    Err(e) => format!("{what}; restarting failed: {e}"),
+                })
+            }
+        };
+        lock(&self.state).searchers[slot] = Some((engine.clone(), searcher));
+        let mut st = lock(&self.state);
         if st.generation != generation {
             return;
         }
         st.search = None;
-        st.version += 1;
-        let Ok(best) = best else {
-            st.engine_error = Some("the engine failed while thinking; try again".into());
+        if let Some(r) = st.reports[slot].as_mut() {
+            r.running = false;
+        }
+        self.bump(&mut st);
+        let finish = match result {
+            Ok(f) => f,
+            Err(text) => {
+                st.engine_error = Some(text);
+                return;
+            }
+        };
+        let Role::Player(_) = role else {
+            // Analysis ends only when stopped, and then its generation is stale.
             return;
         };
-        match best {
-            BestMove::Move { best, score, .. } => match st.game.play_text(&best) {
-                Ok(_) => {
-                    let depth = st.analysis.as_ref().map_or(0, |a| a.depth);
-                    let ms = started.elapsed().as_millis() as u64;
-                    st.notes.push(Some(Note { score, depth, ms }));
+        match finish {
+            Finish::Move { mv } => match st.game.play_text(&mv) {
+                Ok(canonical) => {
+                    let note = Note {
+                        score: last.as_ref().map(|r| r.score),
+                        depth: last.as_ref().map_or(0, |r| r.depth),
+                        ms: started.elapsed().as_millis() as u64,
+                    };
+                    st.push_move(canonical, Some(note));
+                    // The engine's score of its move is its view of the
+                    // position it leads to, until something looks closer.
+                    if let (Some(r), Some(slot)) = (&last, st.evals.get_mut(ply + 1)) {
+                        if slot.is_none() {
+                            *slot = Some(Eval::new(r.score, side, r.depth.saturating_sub(1)));
+                        }
+                    }
+                    self.bump(&mut st);
+                    let _ = self.next_search(&mut st, true);
                 }
-                Err(e) => st.engine_error = Some(format!("the engine played {e}")),
+                Err(e) => {
+                    st.engine_error = Some(format!("{engine} played {e}"));
+                }
             },
-            BestMove::GameOver(reason) => {
-                st.engine_error = Some(format!("the engine found no move ({reason})"))
+            Finish::NoMove(reason) => {
+                st.engine_error = Some(format!("{engine} found no move ({reason})"));
             }
         }
     }
-}
 
-fn view(st: &State) -> StateView {
-    let outcome = st.game.outcome();
-    let moves = st.game.moves();
-    StateView {
-        version: st.version,
-        variant: st.game.variant_name(),
-        variants: variants::variant_names().to_vec(),
-        fen: st.game.fen(),
-        start_fen: st.game.start_fen(),
-        last_move: moves.last().cloned(),
-        moves,
-        side_to_move: side_name(st.game.side_to_move()),
-        legal_moves: st.game.legal_moves(),
-        outcome: match outcome {
-            Outcome::Ongoing => OutcomeView {
-                over: false,
-                result: "*",
-                winner: None,
-                reason: None,
+    /// Puts a searcher back for the next search of its role.
+    fn give_back(&self, slot: usize, engine: String, searcher: Box<dyn Searcher>) {
+        lock(&self.state).searchers[slot] = Some((engine, searcher));
+    }
+
+    /// One line of a running search: into its report, and the best line
+    /// into the position's evaluation.
+    fn take_report(&self, st: &mut State, slot: usize, ply: usize, side: Side, r: &Report) {
+        let eval = Eval::new(r.score, side, r.depth);
+        let line = LineView {
+            multipv: r.multipv,
+            depth: r.depth,
+            cp: eval.cp,
+            mate: eval.mate,
+            pv: r.pv.clone(),
+            nodes: r.nodes,
+            time_ms: r.time_ms,
+            at_ms: now_ms(),
+        };
+        if let Some(report) = st.reports[slot].as_mut() {
+            match report.lines.iter().position(|l| l.multipv == r.multipv) {
+                Some(at) => report.lines[at] = line.clone(),
+                None => report.lines.push(line.clone()),
+            }
+            report.lines.sort_by_key(|l| l.multipv);
+        }
+        if r.multipv == 1 {
+            if let Some(e) = st.evals.get_mut(ply) {
+                if e.is_none_or(|old| old.depth <= r.depth) {
+                    *e = Some(eval);
+                }
+            }
+            st.last_best = Some(AnalysisView::new(side, &line));
+        }
+        self.bump(st);
+    }
+
+    fn view(&self, st: &State) -> StateView {
+        let outcome = st.game.outcome();
+        let moves = st.game.moves();
+        let side_of = |p: &Option<Player>| p.is_some();
+        let engine_side = match (side_of(&st.players[0]), side_of(&st.players[1])) {
+            (true, true) => "both",
+            (true, false) => "p1",
+            (false, true) => "p2",
+            (false, false) => "none",
+        };
+        let [r1, r2, ra] = st.reports.clone();
+        StateView {
+            version: st.version,
+            variant: st.game.variant_name(),
+            variants: variants::variant_names().to_vec(),
+            fen: st.game.fen(),
+            start_fen: st.game.start_fen(),
+            last_move: moves.last().cloned(),
+            moves,
+            future: st.future.iter().rev().cloned().collect(),
+            side_to_move: side_name(st.game.side_to_move()),
+            legal_moves: st.game.legal_moves(),
+            outcome: match outcome {
+                Outcome::Ongoing => OutcomeView {
+                    over: false,
+                    result: "*",
+                    winner: None,
+                    reason: None,
+                },
+                Outcome::Over { result, reason } => OutcomeView {
+                    over: true,
+                    result: result.pgn(),
+                    winner: result.winner().map(side_name),
+                    reason: Some(reason),
+                },
             },
-            Outcome::Over { result, reason } => OutcomeView {
-                over: true,
-                result: result.pgn(),
-                winner: result.winner().map(side_name),
-                reason: Some(reason),
+            engine: SettingsView {
+                side: engine_side,
+                level: st.default_player.level,
+                movetime_ms: st.default_player.movetime_ms,
+                depth: st.default_player.depth,
             },
-        },
-        engine: SettingsView {
-            side: st.settings.engine.map_or("none", side_name),
-            level: st.settings.level,
-            movetime_ms: st.settings.movetime_ms,
-            depth: st.settings.depth,
-        },
-        thinking: st.search.is_some(),
-        analysis: st.analysis.clone(),
-        engine_error: st.engine_error.clone(),
-        board: board_view(st.game.variant_name()),
+            players: PlayersView {
+                p1: st.players[0].as_ref().map(Player::view),
+                p2: st.players[1].as_ref().map(Player::view),
+            },
+            engines: self.roster.names(),
+            thinking: matches!(
+                st.search,
+                Some(Search {
+                    role: Role::Player(_),
+                    ..
+                })
+            ),
+            analysing: matches!(
+                st.search,
+                Some(Search {
+                    role: Role::Analysis,
+                    ..
+                })
+            ),
+            analysis_mode: st.analysis.clone(),
+            analysis: st.last_best.clone(),
+            reports: ReportsView {
+                p1: r1,
+                p2: r2,
+                analysis: ra,
+            },
+            evals: st.evals.clone(),
+            marks: eval::marks(&st.evals, st.first_side()),
+            engine_error: st.engine_error.clone(),
+            board: board_view(st.game.variant_name()),
+        }
     }
 }

@@ -23,7 +23,13 @@ fi
 
 # Port 0: the server picks a free port and prints its URL.
 log="$out/serve.log"
-"$root/target/release/stackfish" serve --port 0 >"$log" 2>&1 &
+# Besides stackfish: an external UGI engine, and one that crashes at every
+# first search of its process.
+bin="$root/target/release"
+"$bin/stackfish" serve --port 0 \
+    --engine name=negamax cmd="$bin/negamax-engine" option.Depth=2 \
+    --engine name=crasher cmd="$bin/mock-engine" args="--fault crash" \
+    >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true' EXIT
 

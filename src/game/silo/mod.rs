@@ -143,6 +143,47 @@ impl Silo {
         self.squares as usize
     }
 
+    /// A position from the colours of all checkers in reading order (bit i
+    /// set: checker i is Blue), the stack heights of a row of
+    /// `heights.len()` squares and the side to move: the form endgame tables
+    /// index. `None` unless the row is legal (even length from 2 to
+    /// `MAX_SQUARES`, at most `MAX_CHECKERS` checkers, each side at least
+    /// one, no colour bit above the last checker).
+    pub fn from_row(colours: u128, heights: &[u8], side: Side) -> Option<Silo> {
+        let squares = heights.len();
+        SiloVariant::new(squares)?;
+        let total: u32 = heights.iter().map(|&h| h as u32).sum();
+        if total as usize > MAX_CHECKERS || colours & !low_bits(total) != 0 {
+            return None;
+        }
+        let blue = colours.count_ones();
+        if blue == 0 || blue == total || blue > u8::MAX as u32 || total - blue > u8::MAX as u32 {
+            return None;
+        }
+        let mut pos = Silo {
+            colours,
+            heights: [0; MAX_SQUARES],
+            squares: squares as u8,
+            counts: [(total - blue) as u8, blue as u8],
+            side,
+            hash: 0,
+        };
+        pos.heights[..squares].copy_from_slice(heights);
+        pos.hash = pos.compute_hash();
+        Some(pos)
+    }
+
+    /// The colours of all checkers in reading order (square a bottom to top,
+    /// then b, ...), bit i set when checker i is Blue.
+    pub fn colour_bits(&self) -> u128 {
+        self.colours
+    }
+
+    /// The stack heights, square a first.
+    pub fn heights(&self) -> &[u8] {
+        &self.heights[..self.squares()]
+    }
+
     pub fn height(&self, square: usize) -> usize {
         self.heights[square] as usize
     }
@@ -443,12 +484,17 @@ impl Game for Silo {
         };
         let solution = solve::solve(self, &limits).ok()?;
         let (mv, value) = solve::best_move(self, &solution.table)?;
-        let plies = match value {
-            solve::Value::Win(n) => n as i32,
-            solve::Value::Loss(n) => -(n as i32),
-            solve::Value::Draw => 0,
-        };
-        Some((mv, plies))
+        Some((mv, value.signed_plies()))
+    }
+
+    fn probe_tables(&self, tables: &crate::tablebase::TableSet) -> Option<(Vec<Move>, i32)> {
+        let table = tables.find(self)?;
+        let value = table.value(self)?;
+        let line = table.line(self);
+        if line.is_empty() {
+            return None;
+        }
+        Some((line, value.signed_plies()))
     }
 }
 

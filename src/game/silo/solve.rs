@@ -63,6 +63,16 @@ impl Value {
         }
     }
 
+    /// Plies to the end: positive when the side to move wins, negative
+    /// when it loses, 0 for a draw.
+    pub fn signed_plies(self) -> i32 {
+        match self {
+            Value::Win(n) => n as i32,
+            Value::Loss(n) => -(n as i32),
+            Value::Draw => 0,
+        }
+    }
+
     pub fn plies(self) -> Option<u16> {
         match self {
             Value::Win(n) | Value::Loss(n) => Some(n),
@@ -459,6 +469,11 @@ pub fn solve_reachable(root: &Silo, limits: &SolveLimits) -> Result<Solution, So
 /// the slowest loss; with the value of `pos` it leads to. `None` when the
 /// game is over or `pos` is not in the table.
 pub fn best_move(pos: &Silo, table: &Table) -> Option<(Move, Value)> {
+    best_move_by(pos, |p| table.value(p))
+}
+
+/// `best_move` with the values read by `value` (any table that knows them).
+pub fn best_move_by(pos: &Silo, value: impl Fn(&Silo) -> Option<Value>) -> Option<(Move, Value)> {
     if pos.outcome().is_over() {
         return None;
     }
@@ -468,7 +483,7 @@ pub fn best_move(pos: &Silo, table: &Table) -> Option<(Move, Value)> {
     for mv in moves {
         let mut child = *pos;
         child.play(mv);
-        let v = table.value(&child)?.parent();
+        let v = value(&child)?.parent();
         if best.is_none_or(|(_, b)| v.rank() > b.rank()) {
             best = Some((mv, v));
         }
@@ -479,16 +494,45 @@ pub fn best_move(pos: &Silo, table: &Table) -> Option<(Move, Value)> {
 /// The optimal line from `root`: best moves until the game ends (a draw is
 /// written out for `PV_DRAW_PLIES` plies).
 pub fn principal_line(root: &Silo, table: &Table) -> Vec<Move> {
+    principal_line_by(root, |p| table.value(p))
+}
+
+/// `principal_line` with the values read by `value`.
+pub fn principal_line_by(root: &Silo, value: impl Fn(&Silo) -> Option<Value>) -> Vec<Move> {
     let mut line = Vec::new();
     let mut pos = *root;
-    while let Some((mv, _)) = best_move(&pos, table) {
-        if line.len() >= PV_DRAW_PLIES && table.value(&pos) == Some(Value::Draw) {
+    while let Some((mv, _)) = best_move_by(&pos, &value) {
+        if line.len() >= PV_DRAW_PLIES && value(&pos) == Some(Value::Draw) {
             break;
         }
         line.push(mv);
         pos.play(mv);
     }
     line
+}
+
+/// The root of `stackfish solve`: the position `fen` of game `name` (only
+/// Silo variants), or the variant's start.
+pub fn root(name: &str, fen: Option<&str>) -> Result<Silo, String> {
+    struct Root<'a>(Option<&'a str>);
+    impl crate::game::VariantVisitor for Root<'_> {
+        type Output = Result<Silo, String>;
+        fn visit<G: Game>(self, name: &'static str, variant: G::Variant) -> Self::Output {
+            let variant = (&variant as &dyn std::any::Any)
+                .downcast_ref::<super::SiloVariant>()
+                .ok_or_else(|| format!("no solver for game '{name}' (only Silo)"))?;
+            match self.0 {
+                Some(fen) => Silo::from_fen(variant, fen).map_err(|e| e.to_string()),
+                None => Ok(Silo::start(variant)),
+            }
+        }
+    }
+    crate::game::with_variant(name, Root(fen)).unwrap_or_else(|| {
+        Err(format!(
+            "unknown game '{name}' (known: {})",
+            crate::game::variant_names().join(", ")
+        ))
+    })
 }
 
 /// Runs `stackfish solve`: reads variant `name` (through the registry; only
@@ -509,25 +553,7 @@ pub fn solve_command(
         method,
         ..SolveLimits::default()
     };
-    struct Root<'a>(Option<&'a str>);
-    impl crate::game::VariantVisitor for Root<'_> {
-        type Output = Result<Silo, String>;
-        fn visit<G: Game>(self, name: &'static str, variant: G::Variant) -> Self::Output {
-            let variant = (&variant as &dyn std::any::Any)
-                .downcast_ref::<super::SiloVariant>()
-                .ok_or_else(|| format!("no solver for game '{name}' (only Silo)"))?;
-            match self.0 {
-                Some(fen) => Silo::from_fen(variant, fen).map_err(|e| e.to_string()),
-                None => Ok(Silo::start(variant)),
-            }
-        }
-    }
-    let root = crate::game::with_variant(name, Root(fen)).unwrap_or_else(|| {
-        Err(format!(
-            "unknown game '{name}' (known: {})",
-            crate::game::variant_names().join(", ")
-        ))
-    })?;
+    let root = root(name, fen)?;
     let solution = solve(&root, &limits).map_err(|e| e.to_string())?;
     Ok((root, solution))
 }
@@ -630,7 +656,7 @@ pub(super) struct Row {
 }
 
 #[inline]
-fn mask(n: u32) -> u64 {
+pub(crate) fn mask(n: u32) -> u64 {
     if n >= 64 {
         !0
     } else {
@@ -686,7 +712,7 @@ impl FullTable {
 }
 
 /// Next larger number with the same count of ones (Gosper's hack).
-fn next_combination(x: u64) -> u64 {
+pub(crate) fn next_combination(x: u64) -> u64 {
     let c = x & x.wrapping_neg();
     let r = x + c;
     (((r ^ x) >> 2) / c) | r

@@ -1,0 +1,205 @@
+//! Probing table files: each is memory-mapped, so a 1.6 GB table costs the
+//! process only the pages it reads (shared page cache, not heap), and a
+//! lookup is one index computation and one byte.
+
+use std::fmt;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use super::format::{self, Config, FormatError, Header, HEADER_LEN};
+use crate::game::silo::solve::{self, Value};
+use crate::game::silo::{Move, Silo};
+use crate::game::{Game, Side};
+
+/// One table file, mapped.
+pub struct Table {
+    header: Header,
+    path: PathBuf,
+    map: Mmap,
+}
+
+impl fmt::Debug for Table {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Table({}, {})", self.path.display(), self.header.config)
+    }
+}
+
+impl Table {
+    /// Maps `path` and checks its header and length (not the checksum,
+    /// which would read the whole file: `stackfish solve --verify` does).
+    pub fn open(path: &Path) -> Result<Table, FormatError> {
+        let err = |e: std::io::Error| FormatError(format!("{}: {e}", path.display()));
+        let file = File::open(path).map_err(err)?;
+        // Safety: the map is only read, and a table file is written once and
+        // then left alone; if another process truncated it under us, reads
+        // past the end would fault, so nobody should (protocol.md says so).
+        let map = unsafe { Mmap::map(&file) }.map_err(err)?;
+        // Lookups jump about the file: on a cold cache, reading ahead
+        // around every fault would read from disk what is never looked at.
+        // (Pages already cached are still mapped in 64 KB groups, which
+        // shows as file-backed RSS, not heap: about 36 MB for a 127-ply
+        // principal line of the standard table.)
+        let _ = map.advise(memmap2::Advice::Random);
+        let header = Header::parse(&map, map.len() as u64)
+            .map_err(|e| FormatError(format!("{}: {e}", path.display())))?;
+        Ok(Table {
+            header,
+            path: path.to_path_buf(),
+            map,
+        })
+    }
+
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    pub fn config(&self) -> Config {
+        self.header.config
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The whole file, header included.
+    pub fn bytes(&self) -> &[u8] {
+        &self.map
+    }
+
+    fn data(&self) -> &[u8] {
+        &self.map[HEADER_LEN..]
+    }
+
+    /// Whether `pos` is of this table's configuration.
+    pub fn covers(&self, pos: &Silo) -> bool {
+        Config::of(pos).is_ok_and(|c| c == self.header.config)
+    }
+
+    /// The value of `pos` for its side to move, if the table covers it.
+    pub fn value(&self, pos: &Silo) -> Option<Value> {
+        self.covers(pos)
+            .then(|| format::value_in(self.data(), self.header.config, pos))
+    }
+
+    /// The best move and the value it keeps; `None` when the game is over
+    /// or the table does not cover `pos`.
+    pub fn best_move(&self, pos: &Silo) -> Option<(Move, Value)> {
+        solve::best_move_by(pos, |p| self.value(p))
+    }
+
+    /// The optimal line from `pos` to the end of the game.
+    pub fn line(&self, pos: &Silo) -> Vec<Move> {
+        solve::principal_line_by(pos, |p| self.value(p))
+    }
+}
+
+/// The tables found in a folder (`SiloTablePath`, `arena --tb`).
+#[derive(Debug, Default)]
+pub struct TableSet {
+    tables: Vec<Table>,
+}
+
+impl TableSet {
+    /// Opens every `*.tbl` file in `folder`. A file that is not a good table
+    /// is skipped and named in the notes; a folder that cannot be read is
+    /// an error.
+    pub fn open_folder(folder: &Path) -> Result<(TableSet, Vec<String>), String> {
+        let entries = std::fs::read_dir(folder)
+            .map_err(|e| format!("cannot read table folder {}: {e}", folder.display()))?;
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "tbl"))
+            .collect();
+        paths.sort();
+        let mut set = TableSet::default();
+        let mut notes = Vec::new();
+        for path in paths {
+            match Table::open(&path) {
+                Ok(t) if set.tables.iter().any(|o| o.config() == t.config()) => {
+                    notes.push(format!(
+                        "{}: a second table of the {}; ignored",
+                        path.display(),
+                        t.config()
+                    ))
+                }
+                Ok(t) => set.tables.push(t),
+                Err(e) => notes.push(format!("{e}; ignored")),
+            }
+        }
+        Ok((set, notes))
+    }
+
+    pub fn tables(&self) -> &[Table] {
+        &self.tables
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// The table covering `pos`, if any.
+    pub fn find(&self, pos: &Silo) -> Option<&Table> {
+        let config = Config::of(pos).ok()?;
+        self.tables.iter().find(|t| t.config() == config)
+    }
+
+    /// The value of `pos` for its side to move.
+    pub fn value(&self, pos: &Silo) -> Option<Value> {
+        self.find(pos)?.value(pos)
+    }
+}
+
+/// A value as a person reads it: "Red to move wins in 37 plies".
+pub fn describe(pos: &Silo, value: Value) -> String {
+    let side = match pos.side_to_move() {
+        Side::P1 => "Red",
+        Side::P2 => "Blue",
+    };
+    match value {
+        Value::Win(0) => format!("{side} to move has won"),
+        Value::Loss(0) => format!("{side} to move has lost"),
+        Value::Win(n) => format!("{side} to move wins in {n} {}", plies(n)),
+        Value::Loss(n) => format!("{side} to move loses in {n} {}", plies(n)),
+        Value::Draw => format!("{side} to move: draw (neither side can force a win)"),
+    }
+}
+
+fn plies(n: u16) -> &'static str {
+    if n == 1 {
+        "ply"
+    } else {
+        "plies"
+    }
+}
+
+/// What the browser's explorer shows for a position: its value and, per
+/// legal move, the value after it (for the player who made it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Explained {
+    pub value: String,
+    /// (move, text) in the order the rules generate the moves.
+    pub moves: Vec<(String, String)>,
+}
+
+/// The explorer's text for `pos`, if a table covers it.
+pub fn explain(tables: &TableSet, pos: &Silo) -> Option<Explained> {
+    let table = tables.find(pos)?;
+    let value = table.value(pos)?;
+    let mut moves = Vec::new();
+    if !pos.outcome().is_over() {
+        let mut list = Vec::new();
+        pos.generate_moves(&mut list);
+        for mv in list {
+            let mut child = *pos;
+            child.play(mv);
+            let after = table.value(&child)?;
+            moves.push((mv.to_string(), describe(&child, after)));
+        }
+    }
+    Some(Explained {
+        value: describe(pos, value),
+        moves,
+    })
+}

@@ -1,0 +1,455 @@
+//! The HTTP face of the board: routes, the guard every request passes
+//! (host check, error bodies, headers), request bodies read under a size
+//! limit and a deadline, and the live stream of states to the page.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post, MethodRouter};
+use axum::Router;
+use futures_util::stream::{self, Stream};
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use tokio::sync::{watch, Semaphore};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
+
+use super::state::{ApiError, App};
+use super::view::StateView;
+use super::{BODY_LIMIT, BODY_TIMEOUT, MAX_EVENT_STREAMS, REQUEST_TIMEOUT};
+
+const PAGE_HTML: &str = include_str!("page.html");
+const PAGE_CSS: &str = include_str!("page.css");
+/// The page's scripts: the core, then one file per panel. A new panel is a
+/// file here and a `<script>` line in page.html.
+const SCRIPTS: &[(&str, &str)] = &[
+    ("/page.js", include_str!("page.js")),
+    ("/panel-analysis.js", include_str!("panel-analysis.js")),
+    ("/panel-graph.js", include_str!("panel-graph.js")),
+    ("/panel-moves.js", include_str!("panel-moves.js")),
+    ("/panel-game.js", include_str!("panel-game.js")),
+];
+
+/// A comment line on the event stream this often, so that a dead page's
+/// connection is noticed (the write fails) and closed.
+const EVENTS_KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Every path and the method it takes, for 405 answers.
+const ROUTES: &[(&str, &str)] = &[
+    ("/", "GET"),
+    ("/index.html", "GET"),
+    ("/page.js", "GET"),
+    ("/panel-analysis.js", "GET"),
+    ("/panel-graph.js", "GET"),
+    ("/panel-moves.js", "GET"),
+    ("/panel-game.js", "GET"),
+    ("/page.css", "GET"),
+    ("/api/state", "GET"),
+    ("/api/events", "GET"),
+    ("/api/record", "GET"),
+    ("/api/new", "POST"),
+    ("/api/move", "POST"),
+    ("/api/go", "POST"),
+    ("/api/stop", "POST"),
+    ("/api/undo", "POST"),
+    ("/api/fen", "POST"),
+    ("/api/goto", "POST"),
+    ("/api/analyse", "POST"),
+];
+
+#[derive(Clone)]
+struct Ctx {
+    app: Arc<App>,
+    /// The name the server was started with: always a valid Host.
+    host: Arc<str>,
+    /// Becomes true when the server shuts down: event streams end.
+    stopped: watch::Receiver<bool>,
+    /// One per open event stream: a stream lasts as long as its page, so
+    /// their number is bounded apart from the connections'.
+    streams: Arc<Semaphore>,
+}
+
+pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Router {
+    let ctx = Ctx {
+        app,
+        host: host.into(),
+        stopped,
+        streams: Arc::new(Semaphore::new(MAX_EVENT_STREAMS)),
+    };
+    let mut router = Router::new();
+    for &(path, text) in SCRIPTS {
+        router = router.route(
+            path,
+            get(move || async move { page("text/javascript; charset=utf-8", text) }),
+        );
+    }
+    router
+        .route("/", get(page_html))
+        .route("/index.html", get(page_html))
+        .route("/page.css", get(page_css))
+        .route("/api/state", get(api_state))
+        .route("/api/events", get(api_events))
+        .route("/api/record", get(api_record))
+        .route(
+            "/api/new",
+            post_with(|app, b| app.new_game(parse_or_default(b)?)),
+        )
+        .route("/api/move", post_with(|app, b| app.play(parse(b)?)))
+        .route(
+            "/api/go",
+            post_with(|app, b| expect_empty(b).and_then(|_| app.go())),
+        )
+        .route(
+            "/api/stop",
+            post_with(|app, b| expect_empty(b).and_then(|_| app.stop())),
+        )
+        .route(
+            "/api/undo",
+            post_with(|app, b| app.undo(parse_or_default(b)?)),
+        )
+        .route("/api/fen", post_with(|app, b| app.load_fen(parse(b)?)))
+        .route("/api/goto", post_with(|app, b| app.goto(parse(b)?)))
+        .route("/api/analyse", post_with(|app, b| app.analyse(parse(b)?)))
+        .fallback(no_such_path)
+        // Innermost first: the body's limit and deadline wrap the body the
+        // handlers read; the whole request has its own deadline; the guard
+        // sees every answer, the timeouts' included.
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(RequestBodyDeadlineLayer::new(BODY_TIMEOUT))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(middleware::from_fn_with_state(ctx.clone(), guard))
+        .with_state(ctx)
+}
+
+fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    let body = serde_json::json!({ "error": message.into() }).to_string();
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+        body,
+    )
+        .into_response()
+}
+
+fn json<T: Serialize>(value: &T) -> Response {
+    match serde_json::to_string(value) {
+        Ok(body) => (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+            body,
+        )
+            .into_response(),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("cannot encode the answer: {e}"),
+        ),
+    }
+}
+
+fn status_of(code: u16) -> StatusCode {
+    StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        error(status_of(self.status), self.message)
+    }
+}
+
+/// Every request passes here: hosts other than ours are refused, and every
+/// answer leaves with the same headers and, if it is an error, a JSON body
+/// saying what went wrong (the layers below answer some errors bare).
+async fn guard(State(ctx): State<Ctx>, request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_string();
+    let mut response = match check_host(request.headers(), &ctx.host) {
+        Ok(()) => next.run(request).await,
+        Err(refused) => error(StatusCode::FORBIDDEN, refused),
+    };
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if (status.is_client_error() || status.is_server_error()) && !is_json {
+        response = bare_error(status, &method, &path);
+    }
+    let headers = response.headers_mut();
+    // The state changes under the page's feet; never cache it.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+/// The JSON error for an answer a layer gave without a body.
+fn bare_error(status: StatusCode, method: &Method, path: &str) -> Response {
+    match status {
+        StatusCode::METHOD_NOT_ALLOWED => {
+            let allowed = ROUTES
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map_or("GET", |(_, m)| m);
+            let mut r = error(
+                status,
+                format!("{path} takes {allowed}, not {}", method.as_str()),
+            );
+            if let Ok(v) = HeaderValue::from_str(allowed) {
+                r.headers_mut().insert(header::ALLOW, v);
+            }
+            r
+        }
+        StatusCode::PAYLOAD_TOO_LARGE => too_large(),
+        StatusCode::REQUEST_TIMEOUT => error(
+            status,
+            format!(
+                "the request was not answered within {} s",
+                super::REQUEST_TIMEOUT.as_secs()
+            ),
+        ),
+        _ => error(
+            status,
+            status.canonical_reason().unwrap_or("error").to_lowercase(),
+        ),
+    }
+}
+
+fn too_large() -> Response {
+    error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the request body is larger than {BODY_LIMIT} bytes"),
+    )
+}
+
+/// Refuses host names other than `localhost` and the one given to `--host`:
+/// a site that points its own name at 127.0.0.1 (DNS rebinding) would
+/// otherwise get answers.
+fn check_host(headers: &HeaderMap, own: &str) -> Result<(), String> {
+    let Some(host) = headers.get(header::HOST) else {
+        return Ok(());
+    };
+    let host = host.to_str().unwrap_or("");
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host.rsplit_once(':').map_or(host, |(name, _)| name)
+    };
+    if name.eq_ignore_ascii_case("localhost")
+        || name.eq_ignore_ascii_case(own)
+        || name.parse::<std::net::IpAddr>().is_ok()
+    {
+        Ok(())
+    } else {
+        Err(format!(
+            "unknown host {name:?}: use the address the server printed"
+        ))
+    }
+}
+
+async fn no_such_path(request: Request) -> Response {
+    let path = request.uri().path();
+    if ROUTES.iter().any(|(p, _)| *p == path) {
+        return bare_error(StatusCode::METHOD_NOT_ALLOWED, request.method(), path);
+    }
+    error(StatusCode::NOT_FOUND, format!("no such path: {path}"))
+}
+
+fn page(content_type: &'static str, text: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type)], text).into_response()
+}
+
+async fn page_html() -> Response {
+    page("text/html; charset=utf-8", PAGE_HTML)
+}
+
+async fn page_css() -> Response {
+    page("text/css; charset=utf-8", PAGE_CSS)
+}
+
+async fn api_state(State(ctx): State<Ctx>) -> Response {
+    json(&ctx.app.state())
+}
+
+async fn api_record(State(ctx): State<Ctx>) -> Response {
+    let state = ctx.app.state();
+    let name = format!("stackfish-{}-{}.pgn", state.variant, state.moves.len());
+    let mut r = page("text/plain; charset=utf-8", "").into_response();
+    *r.body_mut() = Body::from(ctx.app.record());
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+    }
+    r
+}
+
+/// Server-sent events: the state now, then again after every change (a
+/// move, an engine's report). Changes that come faster than the page reads
+/// are merged: it always gets the newest state.
+async fn api_events(State(ctx): State<Ctx>) -> Response {
+    let Ok(slot) = ctx.streams.clone().try_acquire_owned() else {
+        return error(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("too many pages are open on this board ({MAX_EVENT_STREAMS})"),
+        );
+    };
+    let changes = ctx.app.subscribe();
+    let stopped = ctx.stopped.clone();
+    let app = ctx.app.clone();
+    let events = stream::unfold(
+        (app, changes, stopped, true, slot),
+        |(app, mut changes, mut stopped, first, slot)| async move {
+            if *stopped.borrow() {
+                return None;
+            }
+            if !first {
+                tokio::select! {
+                    changed = changes.changed() => changed.ok()?,
+                    _ = stopped.changed() => return None,
+                }
+            }
+            changes.borrow_and_update();
+            let event = state_event(&app.state());
+            Some((
+                Ok::<Event, Infallible>(event),
+                (app, changes, stopped, false, slot),
+            ))
+        },
+    );
+    sse(events)
+}
+
+fn sse<S: Stream<Item = Result<Event, Infallible>> + Send + 'static>(events: S) -> Response {
+    Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(EVENTS_KEEP_ALIVE))
+        .into_response()
+}
+
+fn state_event(state: &StateView) -> Event {
+    match serde_json::to_string(state) {
+        Ok(text) => Event::default().event("state").data(text),
+        Err(e) => Event::default()
+            .event("error")
+            .data(format!("cannot encode the state: {e}")),
+    }
+}
+
+/// Reads a POST body: JSON only, at most `BODY_LIMIT` bytes, within
+/// `BODY_TIMEOUT`.
+async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, Response> {
+    // Only JSON is accepted, which a web page of another site cannot send
+    // here without the browser asking first (and this server never says
+    // yes): a visited site cannot play moves on the board.
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"));
+    if !json {
+        return Err(error(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "POST requests must have Content-Type: application/json",
+        ));
+    }
+    axum::body::to_bytes(body, usize::MAX)
+        .await
+        .map_err(|e| body_error(&e))
+}
+
+/// A body that could not be read: too long, too slow, or cut off.
+fn body_error(e: &axum::Error) -> Response {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        if c.is::<http_body_util::LengthLimitError>() {
+            return too_large();
+        }
+        if c.is::<tower_http::timeout::TimeoutError>() {
+            return error(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
+            );
+        }
+        cause = c.source();
+    }
+    error(
+        StatusCode::BAD_REQUEST,
+        format!("cannot read the request body: {e}"),
+    )
+}
+
+/// A game change: what a POST does with the app and its body.
+type Act = fn(&Arc<App>, &[u8]) -> Result<StateView, ApiError>;
+
+/// A POST route: read the body, then run `act` on a thread that may wait
+/// for the game's lock, so the server's own threads never do.
+fn post_with(act: Act) -> MethodRouter<Ctx> {
+    post(
+        move |State(ctx): State<Ctx>, headers: HeaderMap, body: Body| async move {
+            let bytes = match read_body(&headers, body).await {
+                Ok(b) => b,
+                Err(r) => return r,
+            };
+            let app = ctx.app.clone();
+            // A bug in a handler must cost one 500, not the connection or the server.
+            match tokio::task::spawn_blocking(move || act(&app, &bytes)).await {
+                Ok(Ok(state)) => json(&state),
+                Ok(Err(e)) => e.into_response(),
+                Err(_) => error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "internal error while answering the request",
+                ),
+            }
+        },
+    )
+}
+
+fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(ApiError::new(400, "the request needs a JSON body"));
+    }
+    let value: serde_json::Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::new(400, format!("bad JSON body: {e}")))?;
+    // serde would also read a struct from an array of its fields; the API
+    // documents objects only.
+    if !value.is_object() {
+        return Err(ApiError::new(400, "bad JSON body: expected an object"));
+    }
+    serde_json::from_value(value).map_err(|e| ApiError::new(400, format!("bad JSON body: {e}")))
+}
+
+/// An empty body means "all defaults".
+fn parse_or_default<T: DeserializeOwned + Default>(body: &[u8]) -> Result<T, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        Ok(T::default())
+    } else {
+        parse(body)
+    }
+}
+
+/// `go` and `stop` take no parameters; an empty object is fine too.
+fn expect_empty(body: &[u8]) -> Result<(), ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(());
+    }
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        Ok(serde_json::Value::Object(map)) if map.is_empty() => Ok(()),
+        Ok(_) => Err(ApiError::new(
+            400,
+            "this request takes no parameters: send {} or nothing",
+        )),
+        Err(e) => Err(ApiError::new(400, format!("bad JSON body: {e}"))),
+    }
+}
