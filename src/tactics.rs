@@ -243,6 +243,30 @@ mod tests {
         assert!(parse_suite("x5/x5/x5/x5/x5 1 20,20 0,0 1 - ; win 3 ; 4a1b1 ; s").is_err());
     }
 
+    /// Every shipped position still is what its line says: the same kind,
+    /// the same shortest horizon and the same solving moves, by proof.
+    #[test]
+    fn the_shipped_suite_is_proven() {
+        let suite = parse_suite(include_str!("../tournaments/tactics-mixtour.txt")).unwrap();
+        assert!(suite.len() >= 200, "{} positions", suite.len());
+        let (mut wins, mut saves) = (0, 0);
+        for t in &suite {
+            let pos = Mixtour::from_fen(&MixtourVariant::STANDARD, &t.fen).unwrap();
+            let (kind, plies, mut proven) = classify(&pos, 5, 4).unwrap_or_else(|| {
+                panic!("{}: no longer a test position", t.fen);
+            });
+            let mut listed = t.solutions.clone();
+            listed.sort();
+            proven.sort();
+            assert_eq!((kind, plies, proven), (t.kind, t.plies, listed), "{}", t.fen);
+            match kind {
+                Kind::Win => wins += 1,
+                Kind::Save => saves += 1,
+            }
+        }
+        assert!(wins >= 50 && saves >= 50, "{wins} wins, {saves} saves");
+    }
+
     #[test]
     fn classify_finds_a_mate_in_two_and_a_single_parry() {
         let p = Mixtour::from_fen(
