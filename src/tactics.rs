@@ -104,9 +104,10 @@ pub fn classify(pos: &Mixtour, max_win: u32, max_save: u32) -> Option<(Kind, u32
     if pos.outcome().is_over() || wins_within(pos, 1) {
         return None;
     }
-    let names = |moves: Vec<crate::game::mixtour::Move<crate::game::mixtour::Standard>>| -> Vec<String> {
-        moves.iter().map(|m| m.to_string()).collect()
-    };
+    let names =
+        |moves: Vec<crate::game::mixtour::Move<crate::game::mixtour::Standard>>| -> Vec<String> {
+            moves.iter().map(|m| m.to_string()).collect()
+        };
     for plies in (3..=max_win).step_by(2) {
         if wins_within(pos, plies) {
             return Some((Kind::Win, plies, names(winning_moves(pos, plies))));
@@ -258,7 +259,12 @@ mod tests {
             let mut listed = t.solutions.clone();
             listed.sort();
             proven.sort();
-            assert_eq!((kind, plies, proven), (t.kind, t.plies, listed), "{}", t.fen);
+            assert_eq!(
+                (kind, plies, proven),
+                (t.kind, t.plies, listed),
+                "{}",
+                t.fen
+            );
             match kind {
                 Kind::Win => wins += 1,
                 Kind::Save => saves += 1,
