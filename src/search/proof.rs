@@ -102,17 +102,24 @@ pub fn loses_within<G: Game>(pos: &G, plies: u32) -> bool {
 
 /// The moves of the side to move that win within `plies` plies.
 pub fn winning_moves<G: Game>(pos: &G, plies: u32) -> Vec<G::Move> {
+    moves_where(pos, |c, what| match what {
+        After::Won => true,
+        After::Ongoing => plies >= 3 && loses_within(c, plies - 1),
+        _ => false,
+    })
+}
+
+/// The moves of the side to move for which `keep` holds of the position
+/// they lead to and what they did to the game.
+fn moves_where<G: Game>(pos: &G, keep: impl Fn(&G, After) -> bool) -> Vec<G::Move> {
     let me = pos.side_to_move();
     ordered_moves(pos)
         .into_iter()
         .filter(|&m| {
             let mut c = pos.clone();
             c.play(m);
-            match after(&c, me) {
-                After::Won => true,
-                After::Ongoing => plies >= 3 && loses_within(&c, plies - 1),
-                _ => false,
-            }
+            let what = after(&c, me);
+            keep(&c, what)
         })
         .collect()
 }
@@ -121,19 +128,11 @@ pub fn winning_moves<G: Game>(pos: &G, plies: u32) -> Vec<G::Move> {
 /// win within `plies - 1` plies (and that do not lose at once): the moves
 /// that survive a horizon of `plies`.
 pub fn surviving_moves<G: Game>(pos: &G, plies: u32) -> Vec<G::Move> {
-    let me = pos.side_to_move();
-    ordered_moves(pos)
-        .into_iter()
-        .filter(|&m| {
-            let mut c = pos.clone();
-            c.play(m);
-            match after(&c, me) {
-                After::Lost => false,
-                After::Won | After::Drawn => true,
-                After::Ongoing => !wins_within(&c, plies.saturating_sub(1)),
-            }
-        })
-        .collect()
+    moves_where(pos, |c, what| match what {
+        After::Lost => false,
+        After::Won | After::Drawn => true,
+        After::Ongoing => !wins_within(c, plies.saturating_sub(1)),
+    })
 }
 
 #[cfg(test)]
@@ -141,8 +140,9 @@ mod tests {
     use super::*;
     use crate::game::mixtour::{Mixtour, MixtourVariant};
     use crate::search::minimax::root_values;
+    use crate::search::tests::random_small_mixtour;
     use crate::search::{WIN, WIN_BOUND};
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
 
     fn pos(fen: &str) -> Mixtour {
         Mixtour::from_fen(&MixtourVariant::STANDARD, fen).unwrap()
@@ -172,21 +172,9 @@ mod tests {
         let mut wins = 0;
         let mut checked = 0;
         while checked < 150 {
-            let mut p = Mixtour::start(&MixtourVariant {
-                reserve: 4,
-                goal: 1,
-            });
-            for _ in 0..rng.gen_range(8..30) {
-                if p.outcome().is_over() {
-                    break;
-                }
-                let mut m = Vec::new();
-                p.generate_moves(&mut m);
-                p.play(m[rng.gen_range(0..m.len())]);
-            }
-            if p.outcome().is_over() {
+            let Some(p) = random_small_mixtour(&mut rng, 4, 8..30) else {
                 continue;
-            }
+            };
             checked += 1;
             let values = root_values(&p, 3, &mut vec![p.repetition_key()]);
             for plies in [1, 3] {
