@@ -16,5 +16,6 @@ pub mod protocol;
 pub mod search;
 pub mod stackandconquer;
 pub mod tablebase;
+pub mod tactics;
 pub mod tune;
 pub mod web;

@@ -106,6 +106,29 @@ enum Command {
         #[arg(long)]
         stackboard: Option<std::path::PathBuf>,
     },
+    /// The Mixtour tactics suite: how many positions the engine solves in
+    /// the given time (or nodes) each; or, with --generate, find the
+    /// suite's positions in game records.
+    Tactics {
+        /// The suite file.
+        #[arg(long, default_value = "tournaments/tactics-mixtour.txt")]
+        suite: std::path::PathBuf,
+        /// Milliseconds per position.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+        /// Nodes per position instead of a time.
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Arena JSON-lines records to search for positions; prints suite lines.
+        #[arg(long, num_args = 1..)]
+        generate: Vec<std::path::PathBuf>,
+        /// With --generate: the longest forced win proven, in plies.
+        #[arg(long, default_value_t = 5)]
+        max_win: u32,
+        /// With --generate: the longest horizon of a single saving move, in plies.
+        #[arg(long, default_value_t = 4)]
+        max_save: u32,
+    },
     /// Solve a position by retrograde analysis (Silo only).
     Solve {
         /// Position string; the variant's start position if omitted.
@@ -290,6 +313,14 @@ fn main() -> ExitCode {
             server.wait();
             ExitCode::SUCCESS
         }
+        Some(Command::Tactics {
+            suite,
+            movetime,
+            nodes,
+            generate,
+            max_win,
+            max_save,
+        }) => tactics(&suite, movetime, nodes, &generate, max_win, max_save),
         Some(Command::Import { file, goal }) => {
             match stackfish::stackandconquer::import(&file, goal) {
                 Ok(fen) => {
@@ -393,6 +424,69 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
     }
+}
+
+fn tactics(
+    suite: &std::path::Path,
+    movetime: u64,
+    nodes: Option<u64>,
+    generate: &[std::path::PathBuf],
+    max_win: u32,
+    max_save: u32,
+) -> ExitCode {
+    use stackfish::tactics;
+    if !generate.is_empty() {
+        for path in generate {
+            let text = match std::fs::read_to_string(path) {
+                Ok(t) => t,
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            };
+            let name = path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            for t in tactics::find_in_records(&text, &name, max_win, max_save) {
+                println!("{t}");
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
+    let parsed = std::fs::read_to_string(suite)
+        .map_err(|e| format!("cannot read {}: {e}", suite.display()))
+        .and_then(|text| {
+            tactics::parse_suite(&text).map_err(|e| format!("{}: {e}", suite.display()))
+        });
+    let positions = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let params = match nodes {
+        Some(n) => stackfish::engine::GoParams {
+            nodes: Some(n),
+            ..Default::default()
+        },
+        None => stackfish::engine::GoParams {
+            move_time: Some(movetime),
+            ..Default::default()
+        },
+    };
+    let score = tactics::run(&positions, &params);
+    for (t, played) in &score.missed {
+        println!("missed: {t} ; played {played}");
+    }
+    let limit = nodes.map_or(format!("{movetime} ms"), |n| format!("{n} nodes"));
+    println!(
+        "tactics: {} of {} solved ({:.1}%) at {limit} a position",
+        score.solved,
+        score.total,
+        100.0 * score.solved as f64 / score.total.max(1) as f64
+    );
+    ExitCode::SUCCESS
 }
 
 /// A progress bar on stderr, drawn only on a terminal: positions `what`,

@@ -333,6 +333,14 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// completed, a capture). Searched first and in quiescence.
     fn is_noisy(&self, mv: Self::Move) -> bool;
 
+    /// A move that only hands the turn to the opponent (Mixtour's pass),
+    /// for null-move pruning: the search plays it where it need not be
+    /// legal, to ask whether the opponent could hurt us even with a free
+    /// move. `None` (the default): the game has no such move.
+    fn null_move(&self) -> Option<Self::Move> {
+        None
+    }
+
     /// A human-readable board for the `d` command.
     fn pretty(&self) -> String;
 

@@ -14,6 +14,11 @@ pub const HARD_FACTOR: u64 = 4;
 pub const HARD_SHARE: u64 = 40;
 /// The least time a search gets, so it always finishes depth 1.
 pub const MIN_THINK_MS: u64 = 1;
+/// With `movetime`, at most this share (percent) of it is kept back for the
+/// move overhead. A runner giving a fixed time per move allows a margin, and
+/// an overhead as large as the budget left 1 ms of a 10 ms move to think
+/// (the engine played `movetime 10` at depth 4).
+pub const MOVETIME_OVERHEAD_SHARE: u64 = 25;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
@@ -60,7 +65,8 @@ impl Deadline {
             hard = Some((s * HARD_FACTOR).min(cap).max(MIN_THINK_MS));
         }
         if let Some(mt) = limits.move_time {
-            let mt = mt.saturating_sub(move_overhead_ms).max(MIN_THINK_MS);
+            let overhead = move_overhead_ms.min(mt * MOVETIME_OVERHEAD_SHARE / 100);
+            let mt = mt.saturating_sub(overhead).max(MIN_THINK_MS);
             soft = Some(soft.map_or(mt, |s| s.min(mt)));
             hard = Some(hard.map_or(mt, |h| h.min(mt)));
         }
@@ -141,6 +147,19 @@ mod tests {
             ..Limits::default()
         };
         assert!(Deadline::new(&both, 0).hard.unwrap().as_millis() <= 200);
+    }
+
+    #[test]
+    fn a_short_movetime_is_not_eaten_by_the_overhead() {
+        let d = Deadline::new(
+            &Limits {
+                move_time: Some(10),
+                ..Limits::default()
+            },
+            10,
+        );
+        let ms = d.hard.unwrap().as_millis() as u64;
+        assert!((7..10).contains(&ms), "{ms} ms of a 10 ms move");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 pub mod limits;
 pub mod minimax;
+pub mod proof;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -33,6 +34,13 @@ const QSEARCH_MAX_PLIES: i32 = 6;
 const LMP_MAX_DEPTH: i32 = 3;
 const LMP_BASE: usize = 6;
 const LMP_PER_DEPTH2: usize = 4;
+/// Null-move pruning: from this depth on, at a node whose static evaluation
+/// is at least beta, the opponent gets a free move and a search
+/// `NMP_BASE + depth / NMP_DIVISOR` plies shallower; if we still stay above
+/// beta the node is cut.
+const NMP_MIN_DEPTH: i32 = 3;
+const NMP_BASE: i32 = 3;
+const NMP_DIVISOR: i32 = 4;
 const ASPIRATION_WINDOW: i32 = 30;
 const ASPIRATION_MIN_DEPTH: i32 = 4;
 /// Time and the stop flag are looked at every this many nodes.
@@ -212,6 +220,8 @@ struct Thread<'a, G: Game> {
     root_allowed: Option<Vec<G::Move>>,
     /// MultiPV: root moves already given a line in this iteration.
     root_excluded: Vec<G::Move>,
+    /// Per ply: whether the move into it was a null move (never two in a row).
+    nulled: Vec<bool>,
 }
 
 impl<G: Game> Thread<'_, G> {
@@ -350,6 +360,37 @@ impl<G: Game> Thread<'_, G> {
                     Bound::Lower if score >= beta => return score,
                     Bound::Upper if score <= alpha => return score,
                     _ => {}
+                }
+            }
+        }
+
+        if !pv_node
+            && !self.exact
+            && ply > 0
+            && depth >= NMP_MIN_DEPTH
+            && !self.nulled[ply]
+            && beta.abs() < WIN_BOUND
+        {
+            if let Some(null) = pos.null_move() {
+                if pos.evaluate() >= beta {
+                    let mut child = pos.clone();
+                    child.play(null);
+                    // A pass after a pass would end the game: no free move.
+                    if !child.outcome().is_over() {
+                        let r = NMP_BASE + depth / NMP_DIVISOR;
+                        self.keys.push(child.repetition_key());
+                        self.nulled[ply + 1] = true;
+                        let s = -self.negamax(&child, depth - 1 - r, ply + 1, -beta, -beta + 1);
+                        self.nulled[ply + 1] = false;
+                        self.keys.pop();
+                        if self.stopped {
+                            return 0;
+                        }
+                        if s >= beta {
+                            // A win seen only after a free move is no win.
+                            return s.min(WIN_BOUND);
+                        }
+                    }
                 }
             }
         }
@@ -647,6 +688,7 @@ fn new_thread<'a, G: Game>(
         exact,
         root_allowed: None,
         root_excluded: Vec::new(),
+        nulled: vec![false; MAX_PLY + 2],
     }
 }
 

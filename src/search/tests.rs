@@ -13,6 +13,26 @@ fn pos(fen: &str) -> Mixtour {
 
 type Mv = <Mixtour as Game>::Move;
 
+/// A position of Mixtour with `reserve` pieces a side and one tower to
+/// win, after a random number of random moves in `plies`; `None` when the
+/// game ended on the way. Small enough for the plain-minimax oracle.
+pub(crate) fn random_small_mixtour(
+    rng: &mut rand::rngs::StdRng,
+    reserve: u8,
+    plies: std::ops::Range<usize>,
+) -> Option<Mixtour> {
+    let mut p = Mixtour::start(&MixtourVariant { reserve, goal: 1 });
+    for _ in 0..rng.gen_range(plies) {
+        if p.outcome().is_over() {
+            return None;
+        }
+        let mut m = Vec::new();
+        p.generate_moves(&mut m);
+        p.play(m[rng.gen_range(0..m.len())]);
+    }
+    (!p.outcome().is_over()).then_some(p)
+}
+
 fn run(p: &Mixtour, limits: Limits, strict: bool) -> SearchResult<Mv> {
     run_lines(p, limits, strict, 1, &[]).0
 }
@@ -54,21 +74,7 @@ fn random_positions(seed: u64, count: usize) -> Vec<Mixtour> {
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     let mut out = Vec::new();
     while out.len() < count {
-        let mut p = Mixtour::start(&MixtourVariant {
-            reserve: 6,
-            goal: 1,
-        });
-        for _ in 0..rng.gen_range(4..24) {
-            if p.outcome().is_over() {
-                break;
-            }
-            let mut m = Vec::new();
-            p.generate_moves(&mut m);
-            p.play(m[rng.gen_range(0..m.len())]);
-        }
-        if !p.outcome().is_over() {
-            out.push(p);
-        }
+        out.extend(random_small_mixtour(&mut rng, 6, 4..24));
     }
     out
 }
@@ -85,21 +91,9 @@ fn alpha_beta_with_tt_equals_plain_minimax() {
     let mut rng = rand::rngs::StdRng::seed_from_u64(8);
     let mut checked = 0;
     while checked < 60 {
-        let mut p = Mixtour::start(&MixtourVariant {
-            reserve: 6,
-            goal: 1,
-        });
-        for _ in 0..rng.gen_range(4..24) {
-            if p.outcome().is_over() {
-                break;
-            }
-            let mut m = Vec::new();
-            p.generate_moves(&mut m);
-            p.play(m[rng.gen_range(0..m.len())]);
-        }
-        if p.outcome().is_over() {
+        let Some(p) = random_small_mixtour(&mut rng, 6, 4..24) else {
             continue;
-        }
+        };
         for d in 1..=3 {
             let expected = minimax(&p, d, &mut vec![p.repetition_key()]);
             let got = run(&p, depth(d), true);

@@ -7,9 +7,14 @@
 //!
 //! Search: plain negamax with alpha-beta to the fixed depth (option `Depth`,
 //! default 4; `go depth N` overrides it for one search). No transposition
-//! table, no quiescence, no iterative deepening, no repetition detection;
-//! moves are tried in the rules library's generation order (placements, then
-//! stack moves). The root searches every move with a window one point wider
+//! table, no quiescence, no iterative deepening, no repetition detection.
+//! Below the root, tower-completing moves are tried first, then the two
+//! killer moves of the ply (the last quiet moves that cut off there), then
+//! the rest in the rules library's generation order. The order changes only
+//! the speed, never a value: fail-hard alpha-beta returns the minimax value
+//! clamped to the window whatever the order (option `Ordering false` turns
+//! it off, for the test that shows this). The root searches every move,
+//! in generation order, with a window one point wider
 //! than the best so far, so every move that equals the best is known exactly;
 //! among those the move is drawn at random from a generator seeded by the
 //! position's hash and the `Seed` option: the same game replays the same
@@ -33,7 +38,7 @@
 //! docs/rules/mixtour.md, "Towers").
 //!
 //! Protocol (UGI, UCI spellings accepted): `ugi`/`uci`, `isready`,
-//! `setoption name Depth|Seed|Game value V` (`Game`: `mixtour` or
+//! `setoption name Depth|Seed|Ordering|Game value V` (`Game`: `mixtour` or
 //! `mixtour-5`, anything else is refused with `info string error: ...`),
 //! `uginewgame`/`ucinewgame`, `position startpos|fen <fen> [moves ...]`,
 //! `go [depth N] [infinite] ...` (clocks, `movetime` and `nodes` are ignored;
@@ -68,7 +73,59 @@ const TALL: [i32; 5] = [0, 1, 3, 6, 10];
 const RESERVE: i32 = 1;
 
 /// The tower-threat evaluation (formula in the header), from the side to move.
-fn evaluate(pos: &Mixtour, moves: &mut Vec<Move>) -> i32 {
+/// The tower moves are counted from the bitboards rather than by generating
+/// every move: a source that reaches a target of height k holding h pieces
+/// offers one completing move per count from 5 - k to h, all topped by the
+/// source's top piece; the forbidden take-back is taken off if it is one.
+/// Debug builds (the tests) check it against `evaluate_by_moves`, the
+/// formula followed literally.
+fn evaluate(pos: &Mixtour) -> i32 {
+    let us = pos.side_to_move();
+    let them = us.opponent();
+    let sign = |side: Option<Side>| match side {
+        Some(s) if s == us => 1,
+        Some(_) => -1,
+        None => 0,
+    };
+    let mut score = POINT * (i32::from(pos.score(us)) - i32::from(pos.score(them)));
+    let exact = pos.exact_heights();
+    for by_height in pos.sources_all(&exact) {
+        for (k, &sources) in by_height.iter().enumerate() {
+            // Onto a target of height k + 1, 4 - k pieces make five.
+            let need = 4 - k as u32;
+            let mut b = sources & pos.at_least(need as usize);
+            while b != 0 {
+                let from = b.trailing_zeros() as u8;
+                b &= b - 1;
+                let moves = (pos.height(from) - need + 1) as i32;
+                score += TOWER_MOVE * moves * sign(pos.stack(from).top());
+            }
+        }
+    }
+    if let Some(MoveKind::Stack { count, from, to }) = pos.forbidden().map(Move::kind) {
+        if pos.stack_move_fits(count, from, to) && pos.height(to) + u32::from(count) >= 5 {
+            score -= TOWER_MOVE * sign(pos.stack(from).top());
+        }
+    }
+    for (h, &squares) in exact.iter().enumerate() {
+        let mine = (pos.tops(us) & squares).count_ones() as i32;
+        let theirs = (pos.tops(them) & squares).count_ones() as i32;
+        score += TALL[h + 1] * (mine - theirs);
+    }
+    let score = score + RESERVE * (i32::from(pos.reserve(us)) - i32::from(pos.reserve(them)));
+    debug_assert_eq!(
+        score,
+        evaluate_by_moves(pos, &mut Vec::new()),
+        "{}",
+        pos.fen()
+    );
+    score
+}
+
+/// The evaluation exactly as the header's formula reads: every legal move
+/// generated and looked at. The reference `evaluate` is checked against.
+#[cfg_attr(not(debug_assertions), allow(dead_code))]
+fn evaluate_by_moves(pos: &Mixtour, moves: &mut Vec<Move>) -> i32 {
     let us = pos.side_to_move();
     let them = us.opponent();
     let sign = |side: Side| if side == us { 1 } else { -1 };
@@ -100,6 +157,15 @@ struct Search<'a> {
     stop: &'a AtomicBool,
     /// One move list per ply, so the search allocates only while it warms up.
     lists: Vec<Vec<Move>>,
+    /// Per ply, the last two quiet moves that caused a cutoff there.
+    killers: Vec<[Option<Move>; 2]>,
+    /// Whether moves are ordered at all (`Ordering` option).
+    ordering: bool,
+}
+
+/// Whether `mv` completes a tower (ends the game in Mixtour's one-point game).
+fn completes_tower(pos: &Mixtour, mv: Move) -> bool {
+    matches!(mv.kind(), MoveKind::Stack { count, to, .. } if pos.height(to) + u32::from(count) >= 5)
 }
 
 impl Search<'_> {
@@ -119,30 +185,47 @@ impl Search<'_> {
         }
         while self.lists.len() <= ply {
             self.lists.push(Vec::new());
+            self.killers.push([None; 2]);
+        }
+        if depth == 0 {
+            return evaluate(pos);
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        let value = if depth == 0 {
-            evaluate(pos, &mut moves)
-        } else {
-            moves.clear();
-            pos.generate_moves(&mut moves);
-            for &mv in &moves {
-                if self.stopped() {
-                    break;
-                }
-                let mut child = *pos;
-                child.play(mv);
-                let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
-                if score >= beta {
-                    alpha = beta;
-                    break;
-                }
-                alpha = alpha.max(score);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        let killers = self.killers[ply];
+        // A stable sort keeps generation order within each class.
+        let ordering = self.ordering;
+        moves.sort_by_key(|&mv| {
+            if !ordering {
+                return 0;
             }
-            alpha
-        };
+            if completes_tower(pos, mv) {
+                0
+            } else if killers.contains(&Some(mv)) {
+                1
+            } else {
+                2
+            }
+        });
+        for &mv in &moves {
+            if self.stopped() {
+                break;
+            }
+            let mut child = *pos;
+            child.play(mv);
+            let score = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            if score >= beta {
+                if !completes_tower(pos, mv) && killers[0] != Some(mv) {
+                    self.killers[ply] = [Some(mv), killers[0]];
+                }
+                alpha = beta;
+                break;
+            }
+            alpha = alpha.max(score);
+        }
         self.lists[ply] = moves;
-        value
+        alpha
     }
 }
 
@@ -154,11 +237,13 @@ struct Report {
 
 /// Searches `pos` (not finished) to `depth` and picks among the equal best
 /// root moves at random. When `stop` is raised the moves searched so far decide.
-fn search_root(pos: &Mixtour, depth: u32, seed: u64, stop: &AtomicBool) -> Report {
+fn search_root(pos: &Mixtour, depth: u32, seed: u64, ordering: bool, stop: &AtomicBool) -> Report {
     let mut search = Search {
         nodes: 1,
         stop,
         lists: Vec::new(),
+        killers: Vec::new(),
+        ordering,
     };
     let mut moves = Vec::new();
     pos.generate_moves(&mut moves);
@@ -221,6 +306,7 @@ struct Engine {
     line: Line<Mixtour>,
     depth: u32,
     seed: u64,
+    ordering: bool,
     /// Set while a search runs: raise it to stop the search.
     searching: Option<Arc<AtomicBool>>,
     /// Whether the running search is `go infinite` (waits for `stop`).
@@ -254,6 +340,7 @@ impl Engine {
                     "option name Depth type spin default {DEFAULT_DEPTH} min 1 max {MAX_DEPTH}"
                 ));
                 say("option name Seed type spin default 0 min 0 max 2147483647");
+                say("option name Ordering type check default true");
                 say("option name Game type combo default mixtour var mixtour var mixtour-5");
                 say(if hello == "ugi" { "ugiok" } else { "uciok" });
             }
@@ -294,6 +381,13 @@ impl Engine {
                 Ok(d) if (1..=MAX_DEPTH).contains(&d) => self.depth = d,
                 _ => say(&format!(
                     "info string error: Depth must be 1..{MAX_DEPTH}, not '{value}'"
+                )),
+            },
+            "ordering" => match value.as_str() {
+                "true" => self.ordering = true,
+                "false" => self.ordering = false,
+                _ => say(&format!(
+                    "info string error: Ordering must be true or false, not '{value}'"
                 )),
             },
             "seed" => match value.parse::<u64>() {
@@ -365,11 +459,11 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         self.searching = Some(stop.clone());
         let pos = *self.line.position();
-        let seed = self.seed;
+        let (seed, ordering) = (self.seed, self.ordering);
         let events = self.events.clone();
         std::thread::spawn(move || {
             let started = Instant::now();
-            let report = search_root(&pos, depth, seed, &stop);
+            let report = search_root(&pos, depth, seed, ordering, &stop);
             let ms = started.elapsed().as_millis();
             say(&format!(
                 "info depth {depth} score {} nodes {} time {ms} pv {}",
@@ -411,6 +505,7 @@ fn main() {
         line: Line::new(MixtourVariant::STANDARD),
         depth: DEFAULT_DEPTH,
         seed: 0,
+        ordering: true,
         searching: None,
         infinite: false,
         events,

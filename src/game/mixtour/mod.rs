@@ -666,6 +666,11 @@ impl<B: Board> Game for Position<B> {
         }
     }
 
+    /// A pass changes nothing but the turn (and lifts the take-back ban).
+    fn null_move(&self) -> Option<Move<B>> {
+        Some(Move::PASS)
+    }
+
     fn pretty(&self) -> String {
         notation::pretty(self)
     }
