@@ -475,6 +475,13 @@ fn random_and_mutated_strings_never_panic() {
 
 fn random_position(rng: &mut impl Rng, max_plies: usize) -> Mixtour {
     let mut p = Mixtour::start(&STANDARD);
+    play_randomly(&mut p, rng, max_plies);
+    p
+}
+
+/// Plays up to `max_plies` (a random number below it) random legal moves
+/// on `p`, stopping early if the game ends; any board.
+fn play_randomly<G: Game>(p: &mut G, rng: &mut impl Rng, max_plies: usize) {
     let mut moves = Vec::new();
     for _ in 0..rng.gen_range(0..max_plies) {
         if p.outcome().is_over() {
@@ -484,7 +491,6 @@ fn random_position(rng: &mut impl Rng, max_plies: usize) -> Mixtour {
         p.generate_moves(&mut moves);
         p.play(moves[rng.gen_range(0..moves.len())]);
     }
-    p
 }
 
 #[test]

@@ -280,15 +280,7 @@ fn shape_fen(files: usize, ranks: usize, holes: &[bool], reserve: u8, goal: u8) 
 fn random_midgame(rng: &mut impl Rng, reserve: u8, goal: u8, max_plies: usize) -> MixtourGrid {
     let (files, ranks, holes) = random_shape(rng);
     let mut p = grid(&shape_fen(files, ranks, &holes, reserve, goal));
-    let mut moves = Vec::new();
-    for _ in 0..rng.gen_range(0..max_plies) {
-        if p.outcome().is_over() {
-            break;
-        }
-        moves.clear();
-        p.generate_moves(&mut moves);
-        p.play(moves[rng.gen_range(0..moves.len())]);
-    }
+    super::play_randomly(&mut p, rng, max_plies);
     p
 }
 
