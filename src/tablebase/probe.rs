@@ -235,33 +235,3 @@ fn plies(n: u16) -> &'static str {
         "plies"
     }
 }
-
-/// What the browser's explorer shows for a position: its value and, per
-/// legal move, the value after it (for the player who made it).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Explained {
-    pub value: String,
-    /// (move, text) in the order the rules generate the moves.
-    pub moves: Vec<(String, String)>,
-}
-
-/// The explorer's text for `pos`, if a table covers it.
-pub fn explain(tables: &TableSet, pos: &Silo) -> Option<Explained> {
-    let table = tables.find(pos)?;
-    let value = table.value(pos)?;
-    let mut moves = Vec::new();
-    if !pos.outcome().is_over() {
-        let mut list = Vec::new();
-        pos.generate_moves(&mut list);
-        for mv in list {
-            let mut child = *pos;
-            child.play(mv);
-            let after = table.value(&child)?;
-            moves.push((mv.to_string(), describe(&child, after)));
-        }
-    }
-    Some(Explained {
-        value: describe(pos, value),
-        moves,
-    })
-}
