@@ -286,12 +286,9 @@ fn main() -> ExitCode {
             };
             let mut text = String::new();
             for path in &records {
-                match std::fs::read_to_string(path) {
+                match read_input(path) {
                     Ok(t) => text.push_str(&t),
-                    Err(e) => {
-                        eprintln!("error: cannot read {}: {e}", path.display());
-                        return ExitCode::from(2);
-                    }
+                    Err(code) => return code,
                 }
             }
             let found = tune::samples_from_records(&text, game);
@@ -437,7 +434,7 @@ fn main() -> ExitCode {
             verify: Some(path), ..
         }) => {
             let clock = std::time::Instant::now();
-            let bar = progress_bar("verified");
+            let bar = progress_bar("positions verified");
             let result = stackfish::tablebase::verify_command(&path, &|n, all| {
                 bar.set_length(all);
                 bar.set_position(n);
@@ -459,7 +456,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let bar = progress_bar("resolved");
+            let bar = progress_bar("positions resolved");
             if let Ok(config) = stackfish::tablebase::Config::of(&root) {
                 bar.set_length(config.entries());
             }
@@ -517,12 +514,9 @@ fn tactics(
     use stackfish::tactics;
     if !generate.is_empty() {
         for path in generate {
-            let text = match std::fs::read_to_string(path) {
+            let text = match read_input(path) {
                 Ok(t) => t,
-                Err(e) => {
-                    eprintln!("error: cannot read {}: {e}", path.display());
-                    return ExitCode::from(2);
-                }
+                Err(code) => return code,
             };
             let name = path
                 .file_name()
@@ -569,13 +563,12 @@ fn tactics(
     ExitCode::SUCCESS
 }
 
-/// A progress bar on stderr, drawn only on a terminal: positions `what`,
-/// the distance reached (in the message) and the time left.
+/// A progress bar on stderr, drawn only on a terminal: how many of `what`
+/// (`positions verified`, `games`), a message and the time left.
 fn progress_bar(what: &str) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(0);
-    let template = format!(
-        "{{bar:40}} {{human_pos}}/{{human_len}} positions {what} {{msg}} [{{elapsed}}, ETA {{eta}}]"
-    );
+    let template =
+        format!("{{bar:40}} {{human_pos}}/{{human_len}} {what} {{msg}} [{{elapsed}}, ETA {{eta}}]");
     if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
@@ -610,12 +603,8 @@ fn datagen(out: &std::path::Path, settings: &stackfish::train::datagen::Settings
             return ExitCode::from(2);
         }
     };
-    let bar = indicatif::ProgressBar::new(settings.games as u64);
-    if let Ok(style) = indicatif::ProgressStyle::with_template(
-        "{bar:40} {human_pos}/{human_len} games [{elapsed}, ETA {eta}]",
-    ) {
-        bar.set_style(style);
-    }
+    let bar = progress_bar("games");
+    bar.set_length(settings.games as u64);
     let clock = std::time::Instant::now();
     let result =
         stackfish::train::datagen::run(settings, &mut file, &|n| bar.set_position(n as u64));
@@ -643,12 +632,9 @@ fn train(
 ) -> ExitCode {
     let mut data = Vec::new();
     for path in records {
-        let text = match std::fs::read_to_string(path) {
+        let text = match read_input(path) {
             Ok(t) => t,
-            Err(e) => {
-                eprintln!("error: cannot read {}: {e}", path.display());
-                return ExitCode::from(2);
-            }
+            Err(code) => return code,
         };
         let (mut positions, skipped) = stackfish::train::positions_from_records(&text);
         // Game numbers stay distinct across files for the holdout.
@@ -708,4 +694,13 @@ fn use_network_of_environment() {
             value.to_string_lossy()
         ),
     }
+}
+
+/// The text of a file named on the command line; if it cannot be read,
+/// prints `error: cannot read <file>: <why>` and gives exit status 2.
+fn read_input(path: &std::path::Path) -> Result<String, ExitCode> {
+    std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", path.display());
+        ExitCode::from(2)
+    })
 }
