@@ -139,10 +139,17 @@ pub fn install(net: Option<Network>) -> bool {
     NETWORK.set(net).is_ok()
 }
 
-/// Whether the network knows this kind of position: the standard board and
-/// a one-point goal.
+/// Whether the network knows this kind of position: the full 5 x 5 board
+/// (on either board type) and a one-point goal.
 pub fn applies<B: Board>(pos: &Position<B>) -> bool {
-    B::MAX_FILES == 5 && B::MAX_RANKS == 5 && pos.goal() == 1
+    if pos.goal() != 1 {
+        return false;
+    }
+    if B::MAX_FILES == 5 && B::MAX_RANKS == 5 {
+        return true;
+    }
+    let board = pos.board();
+    board.files() == 5 && board.ranks() == 5 && board.playable().count() == 25
 }
 
 /// The active inputs of `pos` (which `applies`), from the side to move's
@@ -158,6 +165,8 @@ pub fn active<B: Board>(pos: &Position<B>, out: &mut [u16; MAX_ACTIVE]) -> usize
             // Swap colours below the sentinel bit: our pieces read as 0.
             code ^= (1 << h) - 1;
         }
+        // Cells numbered a1 = 0, b1 = 1, ..., e5 = 24 on either board type.
+        let cell = cell / B::STRIDE * 5 + cell % B::STRIDE;
         out[n] = (cell * CODES + code as usize - 2) as u16;
         n += 1;
     }
