@@ -17,5 +17,6 @@ pub mod search;
 pub mod stackandconquer;
 pub mod tablebase;
 pub mod tactics;
+pub mod train;
 pub mod tune;
 pub mod web;

@@ -129,6 +129,49 @@ enum Command {
         #[arg(long, default_value_t = 4)]
         max_save: u32,
     },
+    /// Play self-play games for training the Mixtour network; writes arena
+    /// JSON-lines records, one line per finished game.
+    Datagen {
+        /// Where the records go; appended to, so a stopped run can go on
+        /// with another --seed.
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        /// Nodes per move.
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Random plies at the start of each game, at least.
+        #[arg(long, default_value_t = 6)]
+        min_random: usize,
+        /// Random plies at the start of each game, at most.
+        #[arg(long, default_value_t = 12)]
+        max_random: usize,
+        /// Game k is fixed by the seed and k.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Train the Mixtour network on recorded games and write its weights.
+    Train {
+        /// JSON-lines game records (`arena --jsonl`, `stackfish datagen`).
+        #[arg(required = true)]
+        records: Vec<std::path::PathBuf>,
+        /// Where to write the network.
+        #[arg(long, default_value = "src/game/mixtour/net.bin")]
+        out: std::path::PathBuf,
+        #[arg(long, default_value_t = 30)]
+        epochs: usize,
+        /// Weight of the game result against the search score (0 to 1).
+        #[arg(long, default_value_t = 0.5)]
+        lambda: f32,
+        #[arg(long, default_value_t = 1e-3)]
+        learning_rate: f32,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Solve a position by retrograde analysis (Silo only).
     Solve {
         /// Position string; the variant's start position if omitted.
@@ -188,6 +231,7 @@ fn open_silo_tables(folder: &std::path::Path) -> Result<stackfish::tablebase::Ta
 }
 
 fn main() -> ExitCode {
+    use_network_of_environment();
     let matches = Cli::command().get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(cli) => cli,
@@ -242,12 +286,9 @@ fn main() -> ExitCode {
             };
             let mut text = String::new();
             for path in &records {
-                match std::fs::read_to_string(path) {
+                match read_input(path) {
                     Ok(t) => text.push_str(&t),
-                    Err(e) => {
-                        eprintln!("error: cannot read {}: {e}", path.display());
-                        return ExitCode::from(2);
-                    }
+                    Err(code) => return code,
                 }
             }
             let found = tune::samples_from_records(&text, game);
@@ -321,6 +362,42 @@ fn main() -> ExitCode {
             max_win,
             max_save,
         }) => tactics(&suite, movetime, nodes, &generate, max_win, max_save),
+        Some(Command::Datagen {
+            out,
+            games,
+            nodes,
+            threads,
+            min_random,
+            max_random,
+            seed,
+        }) => datagen(
+            &out,
+            &stackfish::train::datagen::Settings {
+                games,
+                nodes,
+                threads,
+                random_plies: (min_random, max_random),
+                seed,
+                ..Default::default()
+            },
+        ),
+        Some(Command::Train {
+            records,
+            out,
+            epochs,
+            lambda,
+            learning_rate,
+            seed,
+        }) => {
+            let settings = stackfish::train::Settings {
+                epochs,
+                lambda,
+                learning_rate,
+                seed,
+                ..Default::default()
+            };
+            train(&records, &out, &settings)
+        }
         Some(Command::Import { file, goal }) => {
             match stackfish::stackandconquer::import(&file, goal) {
                 Ok(fen) => {
@@ -357,7 +434,7 @@ fn main() -> ExitCode {
             verify: Some(path), ..
         }) => {
             let clock = std::time::Instant::now();
-            let bar = progress_bar("verified");
+            let bar = progress_bar("positions verified");
             let result = stackfish::tablebase::verify_command(&path, &|n, all| {
                 bar.set_length(all);
                 bar.set_position(n);
@@ -379,7 +456,7 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let bar = progress_bar("resolved");
+            let bar = progress_bar("positions resolved");
             if let Ok(config) = stackfish::tablebase::Config::of(&root) {
                 bar.set_length(config.entries());
             }
@@ -437,12 +514,9 @@ fn tactics(
     use stackfish::tactics;
     if !generate.is_empty() {
         for path in generate {
-            let text = match std::fs::read_to_string(path) {
+            let text = match read_input(path) {
                 Ok(t) => t,
-                Err(e) => {
-                    eprintln!("error: cannot read {}: {e}", path.display());
-                    return ExitCode::from(2);
-                }
+                Err(code) => return code,
             };
             let name = path
                 .file_name()
@@ -489,13 +563,12 @@ fn tactics(
     ExitCode::SUCCESS
 }
 
-/// A progress bar on stderr, drawn only on a terminal: positions `what`,
-/// the distance reached (in the message) and the time left.
+/// A progress bar on stderr, drawn only on a terminal: how many of `what`
+/// (`positions verified`, `games`), a message and the time left.
 fn progress_bar(what: &str) -> indicatif::ProgressBar {
     let bar = indicatif::ProgressBar::new(0);
-    let template = format!(
-        "{{bar:40}} {{human_pos}}/{{human_len}} positions {what} {{msg}} [{{elapsed}}, ETA {{eta}}]"
-    );
+    let template =
+        format!("{{bar:40}} {{human_pos}}/{{human_len}} {what} {{msg}} [{{elapsed}}, ETA {{eta}}]");
     if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
@@ -516,4 +589,118 @@ fn finish_table_command(result: Result<String, String>, clock: std::time::Instan
             ExitCode::from(1)
         }
     }
+}
+
+fn datagen(out: &std::path::Path, settings: &stackfish::train::datagen::Settings) -> ExitCode {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out);
+    let mut file = match file {
+        Ok(f) => std::io::BufWriter::new(f),
+        Err(e) => {
+            eprintln!("error: cannot open {}: {e}", out.display());
+            return ExitCode::from(2);
+        }
+    };
+    let bar = progress_bar("games");
+    bar.set_length(settings.games as u64);
+    let clock = std::time::Instant::now();
+    let result =
+        stackfish::train::datagen::run(settings, &mut file, &|n| bar.set_position(n as u64));
+    bar.finish_and_clear();
+    match result {
+        Ok(n) => {
+            println!(
+                "wrote {n} games to {} in {:.1} s",
+                out.display(),
+                clock.elapsed().as_secs_f64()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", out.display());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn train(
+    records: &[std::path::PathBuf],
+    out: &std::path::Path,
+    settings: &stackfish::train::Settings,
+) -> ExitCode {
+    let mut data = Vec::new();
+    for path in records {
+        let text = match read_input(path) {
+            Ok(t) => t,
+            Err(code) => return code,
+        };
+        let (mut positions, skipped) = stackfish::train::positions_from_records(&text);
+        // Game numbers stay distinct across files for the holdout.
+        let offset = data
+            .last()
+            .map_or(0, |p: &stackfish::train::Position| p.game + 1);
+        for p in &mut positions {
+            p.game += offset;
+        }
+        eprintln!(
+            "{}: {} positions, {skipped} records skipped",
+            path.display(),
+            positions.len()
+        );
+        data.extend(positions);
+    }
+    if data.is_empty() {
+        eprintln!("error: no usable positions in the records");
+        return ExitCode::from(2);
+    }
+    let (net, errors) = stackfish::train::train(&data, settings, &mut |l| eprintln!("{l}"));
+    if let Err(e) = std::fs::write(out, net.to_bytes()) {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        return ExitCode::from(2);
+    }
+    println!(
+        "wrote {}: holdout error {:.5} (linear evaluation {:.5})",
+        out.display(),
+        errors.quantized,
+        errors.linear
+    );
+    ExitCode::SUCCESS
+}
+
+/// `STACKFISH_NET=<file>` plays the Mixtour network in that file instead of
+/// the built-in one, `STACKFISH_NET=none` the linear evaluation (for
+/// measuring networks without a rebuild; docs/development.md). A file that
+/// does not read is reported and the built-in network kept.
+fn use_network_of_environment() {
+    use stackfish::game::mixtour::nnue::{install, Network};
+    let Some(value) = std::env::var_os("STACKFISH_NET") else {
+        return;
+    };
+    if value == "none" {
+        install(None);
+        return;
+    }
+    let read = std::fs::read(&value)
+        .map_err(|e| e.to_string())
+        .and_then(|bytes| Network::from_bytes(&bytes));
+    match read {
+        Ok(net) => {
+            install(Some(net));
+        }
+        Err(e) => eprintln!(
+            "stackfish: STACKFISH_NET={}: {e}; playing the built-in network",
+            value.to_string_lossy()
+        ),
+    }
+}
+
+/// The text of a file named on the command line; if it cannot be read,
+/// prints `error: cannot read <file>: <why>` and gives exit status 2.
+fn read_input(path: &std::path::Path) -> Result<String, ExitCode> {
+    std::fs::read_to_string(path).map_err(|e| {
+        eprintln!("error: cannot read {}: {e}", path.display());
+        ExitCode::from(2)
+    })
 }

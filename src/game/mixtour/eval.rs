@@ -72,7 +72,19 @@ pub fn features<B: Board>(pos: &Position<B>) -> [i32; FEATURES] {
     f
 }
 
+/// The network's evaluation where it applies (the standard game) and no
+/// term is ablated; the weighted features elsewhere.
 pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
+    if ablate::ABLATED.is_none() {
+        if let Some(v) = super::nnue::evaluate(pos) {
+            return v;
+        }
+    }
+    linear(pos)
+}
+
+/// The weighted sum of the features.
+pub fn linear<B: Board>(pos: &Position<B>) -> i32 {
     features(pos)
         .iter()
         .zip(WEIGHTS.iter())

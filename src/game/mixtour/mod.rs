@@ -6,6 +6,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod nnue;
 mod notation;
 pub mod tables;
 #[cfg(test)]
