@@ -389,6 +389,14 @@ fn main() -> ExitCode {
             learning_rate,
             seed,
         }) => {
+            if !(0.0..=1.0).contains(&lambda) {
+                eprintln!("error: --lambda {lambda}: must be between 0 and 1");
+                return ExitCode::from(2);
+            }
+            if !(learning_rate > 0.0 && learning_rate.is_finite()) || epochs == 0 {
+                eprintln!("error: --learning-rate must be above 0 and --epochs at least 1");
+                return ExitCode::from(2);
+            }
             let settings = stackfish::train::Settings {
                 epochs,
                 lambda,
