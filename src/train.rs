@@ -15,7 +15,7 @@
 
 pub mod datagen;
 
-use crate::game::mixtour::eval::{features, FEATURES, WEIGHTS};
+use crate::game::mixtour::eval::{features, weighted, FEATURES, WEIGHTS};
 use crate::game::mixtour::nnue::{self, Network, HIDDEN, INPUTS, MAX_ACTIVE, QA, QB};
 use crate::game::mixtour::{Mixtour, MixtourVariant};
 use crate::tune::replay_quiet;
@@ -197,13 +197,7 @@ fn errors(net: &Float, q: &Network, data: &[&Position], k: f32, lambda: f32) -> 
         let sq = |eval: f32| ((sigmoid(k * eval / 100.0) - t) as f64).powi(2);
         e.0 += sq(net.forward(p, &mut acc));
         e.1 += sq(q.evaluate(&p.inputs, &p.features) as f32);
-        let lin: i32 = p
-            .features
-            .iter()
-            .zip(WEIGHTS.iter())
-            .map(|(f, w)| f * w)
-            .sum();
-        e.2 += sq(lin as f32);
+        e.2 += sq(weighted(&p.features, &WEIGHTS) as f32);
     }
     let n = data.len().max(1) as f64;
     Errors {
