@@ -15,11 +15,10 @@
 
 pub mod datagen;
 
-use crate::game::mixtour::eval::{features, FEATURES, WEIGHTS};
+use crate::game::mixtour::eval::{features, weighted, FEATURES, WEIGHTS};
 use crate::game::mixtour::nnue::{self, Network, HIDDEN, INPUTS, MAX_ACTIVE, QA, QB};
 use crate::game::mixtour::{Mixtour, MixtourVariant};
-use crate::game::{find_legal, Game, Side};
-use crate::tune::{Tunable, SKIP_PLIES};
+use crate::tune::replay_quiet;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
@@ -39,9 +38,8 @@ pub struct Position {
 pub fn positions_from_records(text: &str) -> (Vec<Position>, usize) {
     let mut out = Vec::new();
     let mut skipped = 0;
-    let mut buffer = Vec::new();
     for (game, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
-        match replay(line, game, &mut buffer) {
+        match replay(line, game) {
             Some(p) => out.extend(p),
             None => skipped += 1,
         }
@@ -49,11 +47,7 @@ pub fn positions_from_records(text: &str) -> (Vec<Position>, usize) {
     (out, skipped)
 }
 
-fn replay(
-    line: &str,
-    game: usize,
-    buffer: &mut Vec<crate::game::mixtour::Move<crate::game::mixtour::Standard>>,
-) -> Option<Vec<Position>> {
+fn replay(line: &str, game: usize) -> Option<Vec<Position>> {
     let record: serde_json::Value = serde_json::from_str(line).ok()?;
     if record
         .get("variant")
@@ -63,36 +57,20 @@ fn replay(
     {
         return None;
     }
-    let p1 = match record.get("result")?.as_str()? {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        "1/2-1/2" => 0.5,
-        _ => return None,
-    };
-    let mut pos = Mixtour::start_of_record(&MixtourVariant::STANDARD, &record)?;
-    let mut out = Vec::new();
-    for (ply, m) in record.get("moves")?.as_array()?.iter().enumerate() {
-        let book = m.get("book").and_then(|b| b.as_bool()).unwrap_or(false);
-        if ply >= SKIP_PLIES && !book && nnue::applies(&pos) && pos.is_quiet(buffer) {
-            let mut inputs = [0; MAX_ACTIVE];
-            let n = nnue::active(&pos, &mut inputs);
-            let result = if pos.side_to_move() == Side::P1 {
-                p1
-            } else {
-                1.0 - p1
-            };
-            out.push(Position {
-                inputs: inputs[..n].to_vec(),
-                features: features(&pos),
-                result,
-                cp: m.get("cp").and_then(|c| c.as_i64()).map(|c| c as f32),
-                game,
-            });
+    replay_quiet::<Mixtour, _>(&MixtourVariant::STANDARD, &record, |pos, m, result| {
+        if !nnue::applies(pos) {
+            return None;
         }
-        let mv = find_legal(&pos, m.get("move")?.as_str()?).ok()?;
-        pos.play(mv);
-    }
-    Some(out)
+        let mut inputs = [0; MAX_ACTIVE];
+        let n = nnue::active(pos, &mut inputs);
+        Some(Position {
+            inputs: inputs[..n].to_vec(),
+            features: features(pos),
+            result: result as f32,
+            cp: m.get("cp").and_then(|c| c.as_i64()).map(|c| c as f32),
+            game,
+        })
+    })
 }
 
 /// Training settings.
@@ -219,13 +197,7 @@ fn errors(net: &Float, q: &Network, data: &[&Position], k: f32, lambda: f32) -> 
         let sq = |eval: f32| ((sigmoid(k * eval / 100.0) - t) as f64).powi(2);
         e.0 += sq(net.forward(p, &mut acc));
         e.1 += sq(q.evaluate(&p.inputs, &p.features) as f32);
-        let lin: i32 = p
-            .features
-            .iter()
-            .zip(WEIGHTS.iter())
-            .map(|(f, w)| f * w)
-            .sum();
-        e.2 += sq(lin as f32);
+        e.2 += sq(weighted(&p.features, &WEIGHTS) as f32);
     }
     let n = data.len().max(1) as f64;
     Errors {

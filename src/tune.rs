@@ -251,6 +251,24 @@ pub fn samples_from_records(text: &str, game: Option<Target>) -> Records {
 }
 
 fn replay<G: Tunable>(variant: &G::Variant, record: &serde_json::Value) -> Option<Vec<Sample>> {
+    replay_quiet::<G, _>(variant, record, |pos, _, result| {
+        Some(Sample {
+            features: pos.features(),
+            result,
+        })
+    })
+}
+
+/// Replays one finished game record with the rules and calls `keep` with
+/// each quiet position after the first `SKIP_PLIES` plies and outside the
+/// book, the record's entry of the move played from it, and the game's
+/// result from the side to move's view (1, 1/2, 0); collects what `keep`
+/// returns. `None`: the record is not a finished game of legal moves.
+pub fn replay_quiet<G: Tunable, T>(
+    variant: &G::Variant,
+    record: &serde_json::Value,
+    mut keep: impl FnMut(&G, &serde_json::Value, f64) -> Option<T>,
+) -> Option<Vec<T>> {
     let p1_score = match record.get("result")?.as_str()? {
         "1-0" => 1.0,
         "0-1" => 0.0,
@@ -269,10 +287,7 @@ fn replay<G: Tunable>(variant: &G::Variant, record: &serde_json::Value) -> Optio
             } else {
                 1.0 - p1_score
             };
-            out.push(Sample {
-                features: pos.features(),
-                result,
-            });
+            out.extend(keep(&pos, m, result));
         }
         let mv = find_legal(&pos, text).ok()?;
         pos.play(mv);

@@ -85,11 +85,13 @@ pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
 
 /// The weighted sum of the features.
 pub fn linear<B: Board>(pos: &Position<B>) -> i32 {
-    features(pos)
-        .iter()
-        .zip(WEIGHTS.iter())
-        .map(|(f, w)| f * w)
-        .sum()
+    weighted(&features(pos), &WEIGHTS)
+}
+
+/// The sum of features `f` times weights `w` (the network keeps weights of
+/// its own for the same features).
+pub fn weighted(f: &[i32; FEATURES], w: &[i32; FEATURES]) -> i32 {
+    f.iter().zip(w).map(|(f, w)| f * w).sum()
 }
 
 /// What the stack moves of sources topped by one side can do.

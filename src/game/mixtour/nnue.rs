@@ -20,7 +20,7 @@
 use std::sync::OnceLock;
 
 use super::board::{Bits, Board};
-use super::eval::{features, FEATURES};
+use super::eval::{features, weighted, FEATURES};
 use super::Position;
 use crate::game::{Game, Side};
 
@@ -116,8 +116,7 @@ impl Network {
             .zip(&self.w2)
             .map(|(&a, &w)| a.clamp(0, QA) * w as i32)
             .sum();
-        let linear: i32 = f.iter().zip(&self.linear).map(|(x, w)| x * w).sum();
-        (self.b2 + hidden) / (QA * QB) + linear
+        (self.b2 + hidden) / (QA * QB) + weighted(f, &self.linear)
     }
 }
 
