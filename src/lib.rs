@@ -1,6 +1,10 @@
 //! stackfish: rules, search, engine protocol and match runner for stacking
 //! board games — Mixtour first, and its siblings.
 //!
+//! This crate holds the two binaries and re-exports the workspace's crates
+//! under the names the binaries, the black-box tests and scripts use; each
+//! layer is its own crate (docs/architecture.md).
+//!
 //! ```
 //! use stackfish::game::{mixtour::{Mixtour, MixtourVariant}, perft, Game};
 //! let start = Mixtour::start(&MixtourVariant::STANDARD);
@@ -8,15 +12,17 @@
 //! assert_eq!(perft(&start, 2), 600);
 //! ```
 
-pub mod arena;
-pub mod engine;
-pub mod game;
+pub use stackfish_arena as arena;
+pub use stackfish_client as client;
+pub use stackfish_engine as engine;
+pub use stackfish_games as game;
+pub use stackfish_lab::{tactics, train, tune};
+pub use stackfish_record as record;
+pub use stackfish_sac as stackandconquer;
+pub use stackfish_search as search;
+pub use stackfish_tables as tablebase;
+pub use stackfish_web as web;
+
 pub mod manual;
 pub mod protocol;
-pub mod search;
-pub mod stackandconquer;
-pub mod tablebase;
-pub mod tactics;
-pub mod train;
-pub mod tune;
-pub mod web;
+pub mod tables;

@@ -18,8 +18,8 @@ use stackfish::arena::merge::{merge, MergeOptions};
 use stackfish::arena::results::Summary;
 use stackfish::arena::runner::{make_openings, run_match, RunOptions};
 use stackfish::arena::schedule::{Shard, Tournament};
-use stackfish::arena::transport::INTERRUPTED;
 use stackfish::arena::ArenaError;
+use stackfish::client::transport::INTERRUPTED;
 use stackfish::manual::{self, Shell};
 
 const EXIT_COMPLIANCE_FAILED: u8 = 1;

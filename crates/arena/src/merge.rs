@@ -1,0 +1,160 @@
+//! `arena merge`: every statistic, the SPRT included, recomputed from any set
+//! of JSONL record files (the shards of one match run on many machines, or
+//! the same file twice), counting each game once.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+
+use super::results::{
+    counts_for, final_verdict, pair_reports, pair_stats, print_tables, progress_series, sprt_line,
+    summarize_games, tournament_tables, write_json, write_report, SprtSummary, Summary,
+};
+use super::stats::SprtConfig;
+use super::ArenaError;
+use stackfish_record::{read_jsonl, GameRecord};
+
+#[derive(Clone, Debug, Default)]
+pub struct MergeOptions {
+    pub sprt: Option<SprtConfig>,
+    /// Summary file, the same schema as a match's `--json`.
+    pub json: Option<PathBuf>,
+    pub report: Option<PathBuf>,
+    /// Engine order (the first two are candidate and base); from the records
+    /// when empty.
+    pub engines: Vec<String>,
+}
+
+/// What identifies a game across files: the schedule's game number, the
+/// opening and the players. Two shards of one match never share it; a file
+/// given twice, or a shard replayed after a crash, does.
+type GameKey = (u32, usize, String, String);
+
+fn key(r: &GameRecord) -> GameKey {
+    (r.game, r.opening, r.player1.clone(), r.player2.clone())
+}
+
+/// The records of all files, each game once (the first copy wins), sorted
+/// by game number; and the number of copies left out.
+pub fn collect(files: &[PathBuf]) -> Result<(Vec<GameRecord>, u32), ArenaError> {
+    if files.is_empty() {
+        return Err(ArenaError::Config(
+            "arena merge needs at least one JSONL record file".into(),
+        ));
+    }
+    let mut seen: HashSet<GameKey> = HashSet::new();
+    let mut records = Vec::new();
+    let mut duplicates = 0;
+    for path in files {
+        // read_jsonl treats a missing file as an empty match (for --resume);
+        // a merge naming a file that is not there is a typo.
+        if !path.is_file() {
+            return Err(ArenaError::Io(format!("{}: no such file", path.display())));
+        }
+        for r in read_jsonl(path)? {
+            if seen.insert(key(&r)) {
+                records.push(r);
+            } else {
+                duplicates += 1;
+            }
+        }
+    }
+    records.sort_by_key(|r| r.game);
+    Ok((records, duplicates))
+}
+
+/// Engines in schedule order: the schedule's first game is the candidate
+/// (player 1) against the base (player 2), and later games bring in the
+/// others in their order, so sorting by game number recovers it.
+fn engines_of(records: &[GameRecord]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for r in records {
+        for n in [&r.player1, &r.player2] {
+            if !names.contains(n) {
+                names.push(n.clone());
+            }
+        }
+    }
+    names
+}
+
+/// Merges, prints the tables (and the SPRT line) to `out`, writes the
+/// summary and report files. `summary.verdict` is set with an SPRT: the
+/// records are all there is, so no crossing means inconclusive.
+pub fn merge(
+    files: &[PathBuf],
+    opts: &MergeOptions,
+    out: &mut dyn Write,
+) -> Result<Summary, ArenaError> {
+    let (records, duplicates) = collect(files)?;
+    let mut names = opts.engines.clone();
+    for n in engines_of(&records) {
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    if names.len() < 2 {
+        return Err(ArenaError::Config(
+            "the records name fewer than two engines: nothing to compare".into(),
+        ));
+    }
+    let variant = records
+        .first()
+        .map(|r| r.variant.clone())
+        .unwrap_or_default();
+    if let Some(r) = records.iter().find(|r| r.variant != variant) {
+        return Err(ArenaError::Config(format!(
+            "records of different games: {} and {} (game {})",
+            variant, r.variant, r.game
+        )));
+    }
+    let event = records.first().map(|r| r.event.clone()).unwrap_or_default();
+    let _ = writeln!(
+        out,
+        "Merged {} games from {} files ({} duplicates counted once)",
+        records.len(),
+        files.len(),
+        duplicates
+    );
+    let sprt = opts.sprt.as_ref();
+    let reports = pair_reports(&names, &records, sprt);
+    let tables = tournament_tables(&names, &records)?;
+    print_tables(out, &reports, tables.as_ref());
+    let counts = counts_for(&names[0], &names[1], &records);
+    let verdict = sprt.and_then(|s| final_verdict(None, counts.sprt_status(s).verdict, true));
+    let sprt_summary =
+        sprt.map(|s| SprtSummary::new(&names[0], &names[1], s, &counts, verdict, None));
+    if let Some(s) = &sprt_summary {
+        let _ = writeln!(out, "{}", sprt_line(s));
+    }
+    let summary = Summary {
+        event: event.clone(),
+        variant,
+        engines: names.clone(),
+        scheduled: records.len() as u32,
+        finished: records.len() as u32,
+        interrupted: false,
+        games: summarize_games(&records),
+        pairs: pair_stats(&names, &records),
+        sprt: sprt_summary,
+        ratings: tables.as_ref().map(|t| t.0.clone()),
+        shard: None,
+        duplicates: Some(duplicates),
+        verdict,
+    };
+    if let Some(path) = &opts.json {
+        write_json(path, &summary)?;
+    }
+    if let Some(path) = &opts.report {
+        let progress = progress_series(&names, &records, sprt);
+        write_report(
+            path,
+            &event,
+            &progress,
+            opts.sprt,
+            &reports,
+            tables.as_ref(),
+        )?;
+    }
+    Ok(summary)
+}

@@ -1,0 +1,649 @@
+//! Result tables as plain text and a self-contained HTML/SVG report; pure string building.
+//!
+//! The text layout follows the blocks fastchess and Ordo print, because people and scripts
+//! already read those: one row per engine or pair, Elo with "±" half-width, LOS and pentanomial.
+
+use super::ratings::{CrossTable, Ratings};
+use super::stats::{EloEstimate, MatchCounts, SprtConfig, SprtStatus, SprtVerdict};
+use serde::{Deserialize, Serialize};
+use std::fmt::Write;
+
+/// Everything printed about one pairing, from the first engine's side.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PairReport {
+    pub first: String,
+    pub second: String,
+    pub counts: MatchCounts,
+    /// `None` before the first game.
+    pub estimate: Option<EloEstimate>,
+    /// `None` when the match runs without SPRT.
+    pub sprt: Option<SprtStatus>,
+}
+
+impl PairReport {
+    pub fn new(
+        first: impl Into<String>,
+        second: impl Into<String>,
+        counts: MatchCounts,
+        sprt: Option<&SprtConfig>,
+    ) -> Self {
+        PairReport {
+            first: first.into(),
+            second: second.into(),
+            counts,
+            estimate: counts.estimate(),
+            sprt: sprt.map(|s| counts.sprt_status(s)),
+        }
+    }
+}
+
+/// One sample of a match's progress for the charts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ProgressPoint {
+    pub games: u64,
+    pub elo: f64,
+    pub lower: f64,
+    pub upper: f64,
+    pub llr: Option<f64>,
+}
+
+impl ProgressPoint {
+    /// The current point of a match; `None` before the first game.
+    pub fn from_counts(counts: &MatchCounts, sprt: Option<&SprtConfig>) -> Option<Self> {
+        let e = counts.estimate()?;
+        Some(ProgressPoint {
+            games: counts.trinomial.games(),
+            elo: e.elo,
+            lower: e.lower,
+            upper: e.upper,
+            llr: sprt.map(|s| counts.llr(s)),
+        })
+    }
+}
+
+/// Inputs of the HTML report; every part is optional except the title.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HtmlReport<'a> {
+    pub title: &'a str,
+    /// In order of games; points with a non-finite Elo or bound are skipped, a non-finite LLR
+    /// is treated as absent.
+    pub progress: &'a [ProgressPoint],
+    /// Draws the LLR bounds and names the hypotheses.
+    pub sprt: Option<SprtConfig>,
+    pub pairs: &'a [PairReport],
+    pub ratings: Option<&'a Ratings>,
+    pub cross: Option<&'a CrossTable>,
+}
+
+/// A table as strings, rendered either as aligned text or as HTML.
+struct Table {
+    header: Vec<String>,
+    rows: Vec<Vec<String>>,
+    /// Per column: text columns are left-aligned, numbers right-aligned.
+    left: Vec<bool>,
+}
+
+impl Table {
+    fn new(columns: &[(&str, bool)]) -> Self {
+        Table {
+            header: columns.iter().map(|(h, _)| h.to_string()).collect(),
+            rows: Vec::new(),
+            left: columns.iter().map(|&(_, l)| l).collect(),
+        }
+    }
+
+    fn text(&self) -> String {
+        let widths: Vec<usize> = (0..self.header.len())
+            .map(|c| {
+                std::iter::once(&self.header)
+                    .chain(&self.rows)
+                    .map(|row| row.get(c).map_or(0, |s| s.chars().count()))
+                    .max()
+                    .unwrap_or(0)
+            })
+            .collect();
+        let mut out = String::new();
+        for row in std::iter::once(&self.header).chain(&self.rows) {
+            let cells: Vec<String> = row
+                .iter()
+                .zip(&widths)
+                .zip(&self.left)
+                .map(|((cell, &w), &left)| {
+                    if left {
+                        format!("{cell:<w$}")
+                    } else {
+                        format!("{cell:>w$}")
+                    }
+                })
+                .collect();
+            out.push_str(cells.join("  ").trim_end());
+            out.push('\n');
+        }
+        out
+    }
+
+    fn html(&self) -> String {
+        let mut out = String::from("<table>\n<tr>");
+        for h in &self.header {
+            let _ = write!(out, "<th>{}</th>", escape(h));
+        }
+        out.push_str("</tr>\n");
+        for row in &self.rows {
+            out.push_str("<tr>");
+            for (cell, &left) in row.iter().zip(&self.left) {
+                let class = if left { "" } else { " class=\"num\"" };
+                let _ = write!(out, "<td{class}>{}</td>", escape(cell));
+            }
+            out.push_str("</tr>\n");
+        }
+        out.push_str("</table>\n");
+        out
+    }
+}
+
+fn percent(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{:.1}%", 100.0 * v))
+}
+
+fn rating_table(ratings: &Ratings) -> Table {
+    let mut table = Table::new(&[
+        ("Rank", false),
+        ("Name", true),
+        ("Elo", false),
+        ("±", false),
+        ("Games", false),
+        ("Score", false),
+        ("Draw", false),
+    ]);
+    for (rank, &i) in ratings.ranking().iter().enumerate() {
+        let row = &ratings.rows[i];
+        table.rows.push(vec![
+            (rank + 1).to_string(),
+            row.name.clone(),
+            format!("{:.1}", row.rating),
+            row.error
+                .map_or_else(|| "-".to_string(), |e| format!("{e:.1}")),
+            row.record.games().to_string(),
+            percent(row.record.score()),
+            percent(row.record.draw_ratio()),
+        ]);
+    }
+    table
+}
+
+fn cross_table(cross: &CrossTable) -> Table {
+    let n = cross.names.len();
+    let numbers: Vec<String> = (1..=n).map(|i| i.to_string()).collect();
+    let mut columns: Vec<(&str, bool)> = vec![("#", false), ("Name", true)];
+    columns.extend(numbers.iter().map(|s| (s.as_str(), true)));
+    columns.push(("Total", false));
+    let mut table = Table::new(&columns);
+    for (i, name) in cross.names.iter().enumerate() {
+        let mut row = vec![(i + 1).to_string(), name.clone()];
+        let mut total = super::stats::Trinomial::default();
+        for (j, cell) in cross.cells[i].iter().enumerate() {
+            row.push(if i == j {
+                String::new()
+            } else if cell.games() == 0 {
+                "-".to_string()
+            } else {
+                format!("{cell} {}/{}", cell.points(), cell.games())
+            });
+            total = super::stats::Trinomial::new(
+                total.wins + cell.wins,
+                total.draws + cell.draws,
+                total.losses + cell.losses,
+            );
+        }
+        row.push(format!("{}/{}", total.points(), total.games()));
+        table.rows.push(row);
+    }
+    table
+}
+
+fn pair_table(pairs: &[PairReport]) -> Table {
+    let with_sprt = pairs.iter().any(|p| p.sprt.is_some());
+    let mut columns = vec![
+        ("Engine", true),
+        ("Opponent", true),
+        ("Games", false),
+        ("W-D-L", false),
+        ("Score", false),
+        ("Elo", false),
+        ("±", false),
+        ("nElo", false),
+        ("LOS", false),
+        ("Draw", false),
+        ("Pentanomial", false),
+    ];
+    if with_sprt {
+        columns.extend([("LLR", false), ("Bounds", false), ("SPRT", true)]);
+    }
+    let mut table = Table::new(&columns);
+    for p in pairs {
+        let tri = p.counts.trinomial;
+        let e = p.estimate;
+        let mut row = vec![
+            p.first.clone(),
+            p.second.clone(),
+            tri.games().to_string(),
+            tri.to_string(),
+            percent(tri.score()),
+            e.map_or_else(|| "-".to_string(), |e| format!("{:+.1}", e.elo)),
+            e.map_or_else(|| "-".to_string(), |e| format!("{:.1}", e.error())),
+            e.and_then(|e| e.nelo)
+                .map_or_else(|| "-".to_string(), |n| format!("{n:+.1}")),
+            e.map_or_else(|| "-".to_string(), |e| percent(Some(e.los))),
+            percent(tri.draw_ratio()),
+            p.counts.pentanomial.to_string(),
+        ];
+        if with_sprt {
+            match p.sprt {
+                Some(s) => row.extend([
+                    format!("{:.2}", s.llr),
+                    format!("({:.2}, {:.2})", s.lower, s.upper),
+                    verdict_text(s.verdict).to_string(),
+                ]),
+                None => row.extend(["-", "-", "-"].map(String::from)),
+            }
+        }
+        table.rows.push(row);
+    }
+    table
+}
+
+fn verdict_text(v: SprtVerdict) -> &'static str {
+    match v {
+        SprtVerdict::H0Accepted => "H0 accepted",
+        SprtVerdict::H1Accepted => "H1 accepted",
+        SprtVerdict::Continue => "continue",
+    }
+}
+
+/// Rating list, best first: rank, name, Elo, 95% half-width ("-" when none exists), games,
+/// score and draw ratio.
+pub fn format_rating_table(ratings: &Ratings) -> String {
+    rating_table(ratings).text()
+}
+
+/// Cross table in name-list order; column k is player k. Each cell is the row player's
+/// `W-D-L points/games` against the column player, "-" for pairs that never played.
+pub fn format_cross_table(cross: &CrossTable) -> String {
+    cross_table(cross).text()
+}
+
+/// One row per pairing: games, W-D-L, score, Elo ± half-width, nElo, LOS, draw ratio,
+/// pentanomial and, when any pair runs an SPRT, LLR with its bounds and verdict. Undefined
+/// values (no games yet, nElo of identical results) print as "-".
+pub fn format_pair_table(pairs: &[PairReport]) -> String {
+    pair_table(pairs).text()
+}
+
+/// The HTML document: inline CSS and SVG, no scripts and no external assets, so it can be
+/// archived or mailed as one file. Charts are omitted (with a note) when there is nothing to
+/// draw; the LLR chart appears when some point carries an LLR.
+pub fn render_html(report: &HtmlReport<'_>) -> String {
+    let mut out = String::new();
+    let title = escape(report.title);
+    let _ = write!(
+        out,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{title}</title>\n\
+         <style>\nbody {{ font-family: sans-serif; margin: 2em; color: #222; }}\n\
+         table {{ border-collapse: collapse; margin: 1em 0; }}\n\
+         th, td {{ border: 1px solid #ccc; padding: 0.2em 0.6em; }}\n\
+         td.num {{ text-align: right; font-variant-numeric: tabular-nums; }}\n\
+         svg {{ display: block; margin: 1em 0; }}\n</style>\n</head>\n<body>\n<h1>{title}</h1>\n"
+    );
+    if let Some(s) = report.sprt {
+        let _ = writeln!(
+            out,
+            "<p>SPRT: H0 nElo = {:.2}, H1 nElo = {:.2}, alpha = {}, beta = {}; bounds ({:.3}, {:.3}).</p>",
+            s.elo0(),
+            s.elo1(),
+            s.alpha(),
+            s.beta(),
+            s.lower_bound(),
+            s.upper_bound()
+        );
+    }
+
+    let points: Vec<ProgressPoint> = report
+        .progress
+        .iter()
+        .filter(|p| p.elo.is_finite() && p.lower.is_finite() && p.upper.is_finite())
+        .map(|p| ProgressPoint {
+            llr: p.llr.filter(|l| l.is_finite()),
+            ..*p
+        })
+        .collect();
+    out.push_str("<h2>Elo over games</h2>\n");
+    if points.is_empty() {
+        out.push_str("<p>No games yet.</p>\n");
+    } else {
+        let band: Vec<(f64, f64, f64)> = points
+            .iter()
+            .map(|p| (p.games as f64, p.lower, p.upper))
+            .collect();
+        let line: Vec<(f64, f64)> = points.iter().map(|p| (p.games as f64, p.elo)).collect();
+        out.push_str(&chart("Elo", &line, Some(&band), &[(0.0, "#888")]));
+    }
+    let llr: Vec<(f64, f64)> = points
+        .iter()
+        .filter_map(|p| p.llr.map(|l| (p.games as f64, l)))
+        .collect();
+    if !llr.is_empty() {
+        out.push_str("<h2>LLR over games</h2>\n");
+        let bounds: Vec<(f64, &str)> = report
+            .sprt
+            .map(|s| vec![(s.lower_bound(), "#c33"), (s.upper_bound(), "#393")])
+            .unwrap_or_default();
+        out.push_str(&chart("LLR", &llr, None, &bounds));
+    }
+
+    if !report.pairs.is_empty() {
+        out.push_str("<h2>Results</h2>\n");
+        out.push_str(&pair_table(report.pairs).html());
+    }
+    if let Some(r) = report.ratings {
+        out.push_str("<h2>Ratings</h2>\n");
+        out.push_str(&rating_table(r).html());
+    }
+    if let Some(c) = report.cross {
+        out.push_str("<h2>Cross table</h2>\n");
+        out.push_str(&cross_table(c).html());
+    }
+    out.push_str("</body>\n</html>\n");
+    out
+}
+
+/// Chart size in SVG user units, and the margin kept for tick labels.
+const CHART_WIDTH: f64 = 720.0;
+const CHART_HEIGHT: f64 = 280.0;
+const CHART_MARGIN: f64 = 50.0;
+/// Ticks per axis; five lines are enough to read values without clutter.
+const CHART_TICKS: usize = 5;
+
+/// A line chart of `line`, with an optional (x, low, high) band behind it and horizontal
+/// reference lines (value, colour). All inputs are finite and `line` is not empty.
+fn chart(
+    label: &str,
+    line: &[(f64, f64)],
+    band: Option<&[(f64, f64, f64)]>,
+    references: &[(f64, &str)],
+) -> String {
+    let xs = line.iter().map(|p| p.0);
+    let (mut x_min, mut x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
+    let mut ys: Vec<f64> = line.iter().map(|p| p.1).collect();
+    if let Some(band) = band {
+        ys.extend(band.iter().flat_map(|b| [b.1, b.2]));
+    }
+    ys.extend(references.iter().map(|r| r.0));
+    let (mut y_min, mut y_max) = ys
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &y| {
+            (a.min(y), b.max(y))
+        });
+    // A single point or a flat series still needs a non-empty range to scale.
+    if x_max - x_min <= 0.0 {
+        x_min -= 1.0;
+        x_max += 1.0;
+    }
+    if y_max - y_min <= 0.0 {
+        y_min -= 1.0;
+        y_max += 1.0;
+    }
+    let pad = 0.05 * (y_max - y_min);
+    let (y_min, y_max) = (y_min - pad, y_max + pad);
+    let plot_w = CHART_WIDTH - 2.0 * CHART_MARGIN;
+    let plot_h = CHART_HEIGHT - 2.0 * CHART_MARGIN;
+    let sx = |x: f64| CHART_MARGIN + (x - x_min) / (x_max - x_min) * plot_w;
+    let sy = |y: f64| CHART_MARGIN + (y_max - y) / (y_max - y_min) * plot_h;
+
+    let mut svg = String::new();
+    let _ = writeln!(
+        svg,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{CHART_WIDTH}\" height=\"{CHART_HEIGHT}\" \
+         viewBox=\"0 0 {CHART_WIDTH} {CHART_HEIGHT}\" role=\"img\" aria-label=\"{} over games\">",
+        escape(label)
+    );
+    let _ = writeln!(
+        svg,
+        "<rect x=\"{CHART_MARGIN}\" y=\"{CHART_MARGIN}\" width=\"{plot_w}\" height=\"{plot_h}\" \
+         fill=\"none\" stroke=\"#999\"/>"
+    );
+    for k in 0..=CHART_TICKS {
+        let f = k as f64 / CHART_TICKS as f64;
+        let y = y_min + f * (y_max - y_min);
+        let x = x_min + f * (x_max - x_min);
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{y:.1}</text>",
+            CHART_MARGIN - 4.0,
+            sy(y) + 4.0
+        );
+        let _ = writeln!(
+            svg,
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{x:.0}</text>",
+            sx(x),
+            CHART_HEIGHT - CHART_MARGIN + 16.0
+        );
+    }
+    let _ = writeln!(
+        svg,
+        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"12\" text-anchor=\"middle\">games</text>",
+        CHART_MARGIN + plot_w / 2.0,
+        CHART_HEIGHT - 8.0
+    );
+    let _ = writeln!(
+        svg,
+        "<text x=\"12\" y=\"{:.1}\" font-size=\"12\" transform=\"rotate(-90 12 {:.1})\" \
+         text-anchor=\"middle\">{}</text>",
+        CHART_HEIGHT / 2.0,
+        CHART_HEIGHT / 2.0,
+        escape(label)
+    );
+    if let Some(band) = band {
+        let upper = band.iter().map(|b| (b.0, b.2));
+        let lower = band.iter().rev().map(|b| (b.0, b.1));
+        let outline: Vec<String> = upper
+            .chain(lower)
+            .map(|(x, y)| format!("{:.1},{:.1}", sx(x), sy(y)))
+            .collect();
+        let _ = writeln!(
+            svg,
+            "<polygon points=\"{}\" fill=\"#9bc\" fill-opacity=\"0.4\" stroke=\"none\"/>",
+            outline.join(" ")
+        );
+    }
+    for &(value, colour) in references {
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{colour}\" \
+             stroke-dasharray=\"6 4\"/>",
+            CHART_MARGIN,
+            CHART_MARGIN + plot_w,
+            y = sy(value)
+        );
+    }
+    let path: Vec<String> = line
+        .iter()
+        .map(|&(x, y)| format!("{:.1},{:.1}", sx(x), sy(y)))
+        .collect();
+    let _ = writeln!(
+        svg,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"#036\" stroke-width=\"1.5\"/>",
+        path.join(" ")
+    );
+    svg.push_str("</svg>\n");
+    svg
+}
+
+/// Escapes text for HTML element content and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ratings::{compute_ratings, Anchor, GameRecord};
+    use crate::stats::{GameResult, Pentanomial, Trinomial};
+
+    fn counts(tri: Trinomial, penta: [u64; 5]) -> MatchCounts {
+        MatchCounts {
+            trinomial: tri,
+            pentanomial: Pentanomial::new(penta),
+        }
+    }
+
+    #[test]
+    fn pair_table_shows_the_hand_computed_numbers() {
+        // Pairs [0, 1, 1, 2, 0] = games 4-3-1: Elo 43.66 with interval (-100.44, 205.66), so
+        // "±" is 153.05; nElo 74.07; LOS 72.7% (see the stats tests for the derivation).
+        let sprt = SprtConfig::new(0.0, 2.0, 0.05, 0.05).unwrap();
+        let pair = PairReport::new(
+            "new",
+            "base",
+            counts(Trinomial::new(4, 3, 1), [0, 1, 1, 2, 0]),
+            Some(&sprt),
+        );
+        let text = format_pair_table(&[pair]);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2);
+        for expected in [
+            "new",
+            "base",
+            "4-3-1",
+            "68.8%",
+            "+43.7",
+            "153.0",
+            "+74.1",
+            "72.7%",
+            "37.5%",
+            "[0, 1, 1, 2, 0]",
+            "(-2.94, 2.94)",
+            "continue",
+        ] {
+            assert!(
+                lines[1].contains(expected),
+                "{expected} missing in {}",
+                lines[1]
+            );
+        }
+        assert!(lines[0].starts_with("Engine") && lines[0].contains("LLR"));
+    }
+
+    #[test]
+    fn pair_table_without_games_or_sprt() {
+        let text = format_pair_table(&[PairReport::new("a", "b", MatchCounts::default(), None)]);
+        assert!(!text.contains("LLR"));
+        assert!(!text.contains("NaN") && !text.contains("inf"));
+        assert_eq!(format_pair_table(&[]).lines().count(), 1);
+    }
+
+    #[test]
+    fn rating_and_cross_tables() {
+        let names: Vec<String> = ["alpha", "beta"].map(String::from).to_vec();
+        let games: Vec<GameRecord> = [GameResult::Win, GameResult::Win, GameResult::Loss]
+            .into_iter()
+            .chain([GameResult::Win])
+            .map(|result| GameRecord {
+                first: 0,
+                second: 1,
+                result,
+            })
+            .collect();
+        let ratings = compute_ratings(&names, &games, Anchor::Average(0.0)).unwrap();
+        let text = format_rating_table(&ratings);
+        // 3-1: ±95.4 around the mean, 95% half-width 196.6 (derived in the ratings tests).
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].contains("alpha") && lines[1].contains("95.4"));
+        assert!(lines[1].contains("196.6") && lines[1].contains("75.0%"));
+        assert!(lines[2].contains("beta") && lines[2].contains("-95.4"));
+
+        let cross = CrossTable::new(&names, &games).unwrap();
+        let text = format_cross_table(&cross);
+        assert!(text.contains("3-0-1 3/4"), "{text}");
+        assert!(text.contains("1-0-3 1/4"), "{text}");
+    }
+
+    #[test]
+    fn html_is_self_contained_and_escaped() {
+        let sprt = SprtConfig::new(0.0, 2.0, 0.05, 0.05).unwrap();
+        let mut m = MatchCounts::default();
+        let mut progress = Vec::new();
+        for (a, b) in [
+            (GameResult::Win, GameResult::Draw),
+            (GameResult::Loss, GameResult::Win),
+            (GameResult::Draw, GameResult::Draw),
+        ] {
+            m.add_pair(a, b);
+            progress.extend(ProgressPoint::from_counts(&m, Some(&sprt)));
+        }
+        progress.push(ProgressPoint {
+            games: 7,
+            elo: f64::NAN,
+            lower: 0.0,
+            upper: 0.0,
+            llr: None,
+        });
+        let pairs = [PairReport::new("<b>new</b>", "base & co", m, Some(&sprt))];
+        let html = render_html(&HtmlReport {
+            title: "new vs base",
+            progress: &progress,
+            sprt: Some(sprt),
+            pairs: &pairs,
+            ..HtmlReport::default()
+        });
+        assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
+        assert_eq!(html.matches("<svg").count(), 2, "Elo and LLR charts");
+        assert!(html.contains("<polygon"), "the interval band");
+        assert!(html.contains("&lt;b&gt;new&lt;/b&gt;") && html.contains("base &amp; co"));
+        assert!(!html.contains("<b>new"));
+        for banned in ["<script", "src=", "href=", "url(", "NaN", "inf"] {
+            assert!(!html.contains(banned), "{banned}");
+        }
+        // The only URLs are the SVG namespace names, which are never fetched.
+        assert_eq!(html.matches("http").count(), html.matches("<svg").count());
+        // Both SPRT bounds drawn as reference lines.
+        assert_eq!(html.matches("stroke-dasharray").count(), 3);
+    }
+
+    #[test]
+    fn html_without_data() {
+        let html = render_html(&HtmlReport {
+            title: "empty",
+            ..HtmlReport::default()
+        });
+        assert!(html.contains("No games yet."));
+        assert!(!html.contains("<svg"));
+        // A single point still scales without dividing by zero.
+        let one = [ProgressPoint {
+            games: 2,
+            elo: 0.0,
+            lower: 0.0,
+            upper: 0.0,
+            llr: Some(0.0),
+        }];
+        let html = render_html(&HtmlReport {
+            title: "one",
+            progress: &one,
+            ..HtmlReport::default()
+        });
+        assert_eq!(html.matches("<svg").count(), 2);
+        assert!(!html.contains("NaN") && !html.contains("inf"));
+    }
+}

@@ -1,0 +1,510 @@
+//! Results of a match from its records: per engine pair the counts (fed to
+//! `stats::MatchCounts`, colour-swapped pairs by round), and the `--json`
+//! summary.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+use super::ratings::{self, compute_ratings, Anchor, CrossTable, Ratings};
+use super::report::{
+    format_cross_table, format_pair_table, format_rating_table, render_html, HtmlReport,
+    PairReport, ProgressPoint,
+};
+use super::stats::{GameResult as Score, MatchCounts, RunVerdict, SprtConfig, SprtVerdict};
+use super::ArenaError;
+use stackfish_games::GameResult;
+use stackfish_record::GameRecord;
+
+/// Results of `engine` (the earlier in the config: the candidate) against
+/// `opponent`, as written to the summary.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct PairStats {
+    pub engine: String,
+    pub opponent: String,
+    pub games: u64,
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+    /// Points of `engine` per game, 0..1.
+    pub score: f64,
+    /// Elo difference and its 95% interval (from pairs when there are any);
+    /// `None` without games. Perfect scores are clamped (about ±2400).
+    pub elo: Option<f64>,
+    pub elo_lower: Option<f64>,
+    pub elo_upper: Option<f64>,
+    /// Half-width of the interval, the number printed after "+/-".
+    pub elo_error: Option<f64>,
+    pub nelo: Option<f64>,
+    pub los: Option<f64>,
+    /// Game pairs by points of `engine`: [0, 1/2, 1, 3/2, 2].
+    pub pentanomial: [u64; 5],
+}
+
+/// One game in the summary, keys as the issue asks.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameSummary {
+    pub game: u32,
+    pub round: u32,
+    pub player1: String,
+    pub player2: String,
+    pub result: String,
+    pub termination: String,
+    pub plies: usize,
+}
+
+/// The `--json` summary file.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    pub event: String,
+    pub variant: String,
+    pub engines: Vec<String>,
+    /// Games the schedule holds, and games recorded (fewer when interrupted).
+    pub scheduled: u32,
+    pub finished: u32,
+    pub interrupted: bool,
+    pub games: Vec<GameSummary>,
+    pub pairs: Vec<PairStats>,
+    /// The SPRT of the first engine against the second, with `--sprt`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtSummary>,
+    /// Maximum-likelihood ratings (average 0), with three or more engines.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ratings: Option<Ratings>,
+    /// `K/N` when this run played one shard of the schedule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<String>,
+    /// `arena merge`: records found more than once and counted once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duplicates: Option<u32>,
+    /// The SPRT's decision for the exit code (also in `sprt.verdict`).
+    #[serde(skip)]
+    pub verdict: Option<RunVerdict>,
+}
+
+/// The `sprt` block of the summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SprtSummary {
+    pub engine: String,
+    pub opponent: String,
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    /// LLR over every recorded game of the pair, and its bounds.
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// `H1`, `H0`, `inconclusive`, or `running` (interrupted before a verdict).
+    pub verdict: String,
+    /// Games of the pair recorded when a bound was first crossed (`null` if never).
+    pub stopped_at: Option<u64>,
+    /// Games of the pair counted in the LLR above.
+    pub games: u64,
+    /// Complete game pairs (the LLR is pentanomial as soon as there is one).
+    pub pairs: u64,
+}
+
+impl SprtSummary {
+    pub fn new(
+        engine: &str,
+        opponent: &str,
+        sprt: &SprtConfig,
+        counts: &MatchCounts,
+        verdict: Option<RunVerdict>,
+        stopped_at: Option<u64>,
+    ) -> Self {
+        let status = counts.sprt_status(sprt);
+        SprtSummary {
+            engine: engine.to_string(),
+            opponent: opponent.to_string(),
+            elo0: sprt.elo0(),
+            elo1: sprt.elo1(),
+            alpha: sprt.alpha(),
+            beta: sprt.beta(),
+            llr: status.llr,
+            lower: status.lower,
+            upper: status.upper,
+            verdict: match verdict {
+                Some(RunVerdict::H1Accepted) => "H1",
+                Some(RunVerdict::H0Accepted) => "H0",
+                Some(RunVerdict::Inconclusive) => "inconclusive",
+                Some(RunVerdict::Failed) => "failed",
+                None => "running",
+            }
+            .to_string(),
+            stopped_at,
+            games: counts.trinomial.games(),
+            pairs: counts.pentanomial.pairs(),
+        }
+    }
+}
+
+/// The final verdict of an SPRT from the first crossing (sticky: games that
+/// were in flight at the crossing are recorded but do not undo it) or the
+/// LLR now; with the budget spent and no crossing, inconclusive.
+pub fn final_verdict(
+    first_crossing: Option<SprtVerdict>,
+    now: SprtVerdict,
+    budget_exhausted: bool,
+) -> Option<RunVerdict> {
+    RunVerdict::from_sprt(first_crossing.unwrap_or(now), budget_exhausted)
+}
+
+/// The result of `r` for engine `name`, if it played in it.
+fn score_for(name: &str, r: &GameRecord) -> Option<Score> {
+    let p1 = match r.game_result()? {
+        GameResult::P1Win => Score::Win,
+        GameResult::P2Win => Score::Loss,
+        GameResult::Draw => Score::Draw,
+    };
+    if r.player1 == name {
+        Some(p1)
+    } else if r.player2 == name {
+        Some(p1.reversed())
+    } else {
+        None
+    }
+}
+
+/// Counts of `a` against `b`: both games of a round form a pair.
+/// W/D/L and pentanomial counts of `a` against `b`. A game pair is the
+/// two games of one round on the same opening with colours swapped (each
+/// game pairs with the earliest unpaired one of the other colour); anything else (a lone game, or records of separate runs
+/// that share round numbers) counts as single games or forms its own pairs,
+/// so merging independent runs never mixes their pairs.
+pub fn counts_for(a: &str, b: &str, records: &[GameRecord]) -> MatchCounts {
+    // (round, opening) -> (game number, `a` had player 1's side, a's score)
+    type Games = Vec<(u32, bool, Score)>;
+    let mut by_opening: BTreeMap<(u32, usize), Games> = BTreeMap::new();
+    for r in records {
+        let players = (r.player1.as_str(), r.player2.as_str());
+        if players != (a, b) && players != (b, a) {
+            continue;
+        }
+        if let Some(s) = score_for(a, r) {
+            let a_first = r.player1 == a;
+            by_opening
+                .entry((r.round, r.opening))
+                .or_default()
+                .push((r.game, a_first, s));
+        }
+    }
+    let mut counts = MatchCounts::default();
+    for mut games in by_opening.into_values() {
+        games.sort_by_key(|g| g.0);
+        // Each game pairs with the earliest unpaired game of the other colour.
+        let mut waiting: [std::collections::VecDeque<Score>; 2] = Default::default();
+        for (_, a_first, score) in games {
+            match waiting[usize::from(!a_first)].pop_front() {
+                Some(first) => counts.add_pair(first, score),
+                None => waiting[usize::from(a_first)].push_back(score),
+            }
+        }
+        waiting.iter().flatten().for_each(|&s| counts.add_single(s));
+    }
+    counts
+}
+
+pub fn stats_for(a: &str, b: &str, records: &[GameRecord]) -> PairStats {
+    let c = counts_for(a, b, records);
+    let t = c.trinomial;
+    let e = c.estimate();
+    PairStats {
+        engine: a.to_string(),
+        opponent: b.to_string(),
+        games: t.games(),
+        wins: t.wins,
+        draws: t.draws,
+        losses: t.losses,
+        score: t.score().unwrap_or(0.0),
+        elo: e.map(|e| e.elo),
+        elo_lower: e.map(|e| e.lower),
+        elo_upper: e.map(|e| e.upper),
+        elo_error: e.map(|e| e.error()),
+        nelo: e.and_then(|e| e.nelo),
+        los: e.map(|e| e.los),
+        pentanomial: c.pentanomial.0,
+    }
+}
+
+/// Every engine pair `(i, j)`, `i < j`, from `i`'s side.
+pub fn pair_stats(engines: &[String], records: &[GameRecord]) -> Vec<PairStats> {
+    let mut out = Vec::new();
+    for i in 0..engines.len() {
+        for j in i + 1..engines.len() {
+            out.push(stats_for(&engines[i], &engines[j], records));
+        }
+    }
+    out
+}
+
+/// The same pairs for the statistics module's tables; the SPRT, when there
+/// is one, belongs to the first pair (candidate against base). Pairs that
+/// never played (the others of a gauntlet) are left out.
+pub fn pair_reports(
+    engines: &[String],
+    records: &[GameRecord],
+    sprt: Option<&SprtConfig>,
+) -> Vec<PairReport> {
+    let mut out = Vec::new();
+    for i in 0..engines.len() {
+        for j in i + 1..engines.len() {
+            let c = counts_for(&engines[i], &engines[j], records);
+            let first = i == 0 && j == 1;
+            if c.trinomial.games() == 0 && !first {
+                continue;
+            }
+            out.push(PairReport::new(
+                &engines[i],
+                &engines[j],
+                c,
+                sprt.filter(|_| first),
+            ));
+        }
+    }
+    out
+}
+
+/// Ratings and cross table of a tournament (three or more engines);
+/// `None` for a two-engine match, whose pair table says it all.
+pub fn tournament_tables(
+    engines: &[String],
+    records: &[GameRecord],
+) -> Result<Option<(Ratings, CrossTable)>, ArenaError> {
+    if engines.len() < 3 {
+        return Ok(None);
+    }
+    let games: Vec<ratings::GameRecord> = records
+        .iter()
+        .filter_map(|r| {
+            let first = engines.iter().position(|n| *n == r.player1)?;
+            let second = engines.iter().position(|n| *n == r.player2)?;
+            Some(ratings::GameRecord {
+                first,
+                second,
+                result: score_for(&r.player1, r)?,
+            })
+        })
+        .collect();
+    let rated = compute_ratings(engines, &games, Anchor::Average(0.0))
+        .map_err(|e| ArenaError::Config(format!("ratings: {e}")))?;
+    let cross = CrossTable::new(engines, &games)
+        .map_err(|e| ArenaError::Config(format!("cross table: {e}")))?;
+    Ok(Some((rated, cross)))
+}
+
+/// The Elo (and LLR) of the first engine against the second after each
+/// game, in the order given, for the report's charts.
+pub fn progress_series(
+    engines: &[String],
+    records_in_order: &[GameRecord],
+    sprt: Option<&SprtConfig>,
+) -> Vec<ProgressPoint> {
+    let mut out = Vec::new();
+    if engines.len() < 2 {
+        return out;
+    }
+    let (a, b) = (engines[0].as_str(), engines[1].as_str());
+    // Incremental, so a merge of many thousands of games stays linear: the
+    // pairs complete so far, plus the games still waiting for their twin
+    // (counted in W/D/L only, as `counts_for` does).
+    let mut paired = MatchCounts::default();
+    let mut waiting: BTreeMap<u32, Score> = BTreeMap::new();
+    for r in records_in_order {
+        let players = (r.player1.as_str(), r.player2.as_str());
+        if players != (a, b) && players != (b, a) {
+            continue;
+        }
+        let Some(s) = score_for(a, r) else { continue };
+        match waiting.remove(&r.round) {
+            Some(first) => paired.add_pair(first, s),
+            None => {
+                waiting.insert(r.round, s);
+            }
+        }
+        let mut now = paired;
+        for s in waiting.values() {
+            now.add_single(*s);
+        }
+        if let Some(p) = ProgressPoint::from_counts(&now, sprt) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The closing tables of a run or a merge: pairs (with the SPRT), then for
+/// a tournament the rating and cross tables.
+pub fn print_tables(
+    out: &mut dyn Write,
+    pairs: &[PairReport],
+    tables: Option<&(Ratings, CrossTable)>,
+) {
+    let _ = write!(out, "{}", format_pair_table(pairs));
+    if let Some((r, c)) = tables {
+        let _ = write!(out, "\nRatings\n{}", format_rating_table(r));
+        let _ = write!(out, "\nCross table\n{}", format_cross_table(c));
+    }
+}
+
+/// One line on the SPRT for logs and CI output.
+pub fn sprt_line(s: &SprtSummary) -> String {
+    let outcome = match s.verdict.as_str() {
+        "H1" => "H1 was accepted".to_string(),
+        "H0" => "H0 was accepted".to_string(),
+        "inconclusive" => "inconclusive: game budget exhausted".to_string(),
+        other => other.to_string(),
+    };
+    format!(
+        "SPRT ({} vs {}, nElo [{}, {}], alpha {}, beta {}): LLR {:.3} [{:.3}, {:.3}] after {} games: {outcome}",
+        s.engine, s.opponent, s.elo0, s.elo1, s.alpha, s.beta, s.llr, s.lower, s.upper, s.games
+    )
+}
+
+/// Writes the HTML report file.
+pub fn write_report(
+    path: &Path,
+    title: &str,
+    progress: &[ProgressPoint],
+    sprt: Option<SprtConfig>,
+    pairs: &[PairReport],
+    tables: Option<&(Ratings, CrossTable)>,
+) -> Result<(), ArenaError> {
+    let html = render_html(&HtmlReport {
+        title,
+        progress,
+        sprt,
+        pairs,
+        ratings: tables.map(|t| &t.0),
+        cross: tables.map(|t| &t.1),
+    });
+    std::fs::write(path, html)
+        .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", path.display())))
+}
+
+/// `+35.2 +/- 40.1`, `+inf`/`-inf` for a perfect score (the statistics
+/// clamp it to a finite number), or `-` before the first game.
+pub fn fmt_elo(s: &PairStats) -> String {
+    if s.games > 0 && s.wins == s.games {
+        return "+inf".into();
+    }
+    if s.games > 0 && s.losses == s.games {
+        return "-inf".into();
+    }
+    match (s.elo, s.elo_error) {
+        // `+ 0.0` turns a negative zero into zero: no "-0.0".
+        (Some(e), Some(err)) => format!("{:+.1} +/- {err:.1}", e + 0.0),
+        _ => "-".into(),
+    }
+}
+
+pub fn summarize_games(records: &[GameRecord]) -> Vec<GameSummary> {
+    let mut v: Vec<GameSummary> = records
+        .iter()
+        .map(|r| GameSummary {
+            game: r.game,
+            round: r.round,
+            player1: r.player1.clone(),
+            player2: r.player2.clone(),
+            result: r.result.clone(),
+            termination: r.termination.clone(),
+            plies: r.moves.len(),
+        })
+        .collect();
+    v.sort_by_key(|g| g.game);
+    v
+}
+
+/// Writes the `--json` summary.
+pub fn write_json(path: &Path, summary: &Summary) -> Result<(), ArenaError> {
+    let text = serde_json::to_string_pretty(summary)
+        .map_err(|e| ArenaError::Io(format!("cannot encode summary: {e}")))?;
+    std::fs::write(path, text + "\n")
+        .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rec(game: u32, round: u32, p1: &str, p2: &str, result: &str) -> GameRecord {
+        GameRecord {
+            game,
+            round,
+            opening: 0,
+            event: String::new(),
+            date: String::new(),
+            variant: "mixtour".into(),
+            player1: p1.into(),
+            player2: p2.into(),
+            fen: String::new(),
+            moves: vec![],
+            result: result.into(),
+            termination: String::new(),
+            time_control: String::new(),
+            duration_ms: 0,
+        }
+    }
+
+    #[test]
+    fn separate_runs_with_the_same_round_numbers_keep_their_own_pairs() {
+        // Two runs, each one round of two games on its own opening: A wins
+        // both games of run 1 (pair WW) and loses both of run 2 (pair LL).
+        let mut r = vec![
+            rec(1, 1, "A", "B", "1-0"),
+            rec(2, 1, "B", "A", "0-1"),
+            rec(1, 1, "A", "B", "0-1"),
+            rec(2, 1, "B", "A", "1-0"),
+        ];
+        r[2].opening = 7;
+        r[3].opening = 7;
+        assert_eq!(stats_for("A", "B", &r).pentanomial, [1, 0, 0, 0, 1]);
+        // On the same opening too: consecutive games with colours swapped pair up.
+        let same: Vec<GameRecord> = r
+            .iter()
+            .cloned()
+            .map(|mut g| {
+                g.opening = 0;
+                g
+            })
+            .collect();
+        assert_eq!(
+            stats_for("A", "B", &same).pentanomial.iter().sum::<u64>(),
+            2
+        );
+    }
+
+    #[test]
+    fn wdl_and_pentanomial_from_a_side() {
+        let r = vec![
+            rec(1, 1, "A", "B", "1-0"),
+            rec(2, 1, "B", "A", "1-0"),
+            rec(3, 2, "A", "B", "1/2-1/2"),
+            rec(4, 2, "B", "A", "0-1"),
+            rec(5, 3, "A", "B", "1-0"),
+            rec(6, 3, "C", "A", "1-0"),
+        ];
+        let s = stats_for("A", "B", &r);
+        assert_eq!((s.games, s.wins, s.draws, s.losses), (5, 3, 1, 1));
+        assert_eq!(s.pentanomial, [0, 0, 1, 1, 0]);
+        assert!((s.score - 0.7).abs() < 1e-12);
+        // From pairs only: 1.5 of 2 pairs' 2 points each -> 62.5%.
+        let e = s.elo.unwrap();
+        assert!((e - 88.7).abs() < 0.1, "{e}");
+        let back = stats_for("B", "A", &r);
+        assert_eq!(back.pentanomial, [0, 1, 1, 0, 0]);
+        assert_eq!(
+            pair_stats(&["A".into(), "B".into(), "C".into()], &r).len(),
+            3
+        );
+    }
+
+    #[test]
+    fn no_games_no_elo() {
+        let s = stats_for("A", "B", &[]);
+        assert_eq!(s.elo, None);
+        assert_eq!(fmt_elo(&s), "-");
+    }
+}

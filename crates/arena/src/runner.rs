@@ -1,0 +1,594 @@
+//! Runs a whole match: workers (one per `--concurrency`) take games from the
+//! schedule, keep their own engine processes (restarting faulty ones), and
+//! hand finished games to the records, the progress output and the summary.
+
+use stackfish_tables::TableSet;
+use std::collections::HashMap;
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
+use super::openings::{self, Opening};
+use super::referee::{forfeit_record, play_game, GameSetup};
+use super::report::{format_pair_table, ProgressPoint};
+use super::results::{
+    counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, progress_series,
+    sprt_line, stats_for, summarize_games, tournament_tables, write_json, write_report,
+    SprtSummary, Summary,
+};
+use super::schedule::{schedule_tournament, Scheduled, Shard};
+use super::stats::SprtVerdict;
+use super::ArenaError;
+use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, Spawner, StartError};
+use stackfish_client::transport::INTERRUPTED;
+use stackfish_record::{read_jsonl, GameRecord, Sinks};
+
+/// The progress bar on a terminal: `[####....] 10/40 games, <status>`.
+const BAR_TEMPLATE: &str = "[{bar:24}] {pos}/{len} games, {wide_msg}";
+
+pub struct RunOptions {
+    /// Continue from the games already in the JSONL file.
+    pub resume: bool,
+    /// Stdout is a terminal: draw a progress bar there, with the Started /
+    /// Finished lines printed above it (to stdout, not to `out`, which the
+    /// caller then also points at stdout).
+    pub tty: bool,
+    /// Play only this part of the schedule.
+    pub shard: Option<Shard>,
+}
+
+struct Shared<'a> {
+    queue: std::vec::IntoIter<Scheduled>,
+    records: Vec<GameRecord>,
+    sinks: Sinks,
+    out: &'a mut (dyn Write + Send),
+    error: Option<ArenaError>,
+    finished_now: u32,
+    started_at: Instant,
+    /// Candidate against base after each game played now, for the report.
+    progress: Vec<ProgressPoint>,
+    /// The first SPRT bound crossed, with the pair's game count at that moment.
+    crossed: Option<(SprtVerdict, u64)>,
+}
+
+/// Plays the match of `cfg`, writing progress to `out`. Returns the summary
+/// (also written to `cfg.json`); `interrupted` is set when Ctrl-C stopped it.
+pub fn run_match(
+    cfg: &MatchConfig,
+    opts: &RunOptions,
+    out: &mut (dyn Write + Send),
+) -> Result<Summary, ArenaError> {
+    run_match_with(cfg, opts, out, &spawn_process)
+}
+
+pub fn run_match_with(
+    cfg: &MatchConfig,
+    opts: &RunOptions,
+    out: &mut (dyn Write + Send),
+    spawn: Spawner,
+) -> Result<Summary, ArenaError> {
+    cfg.validate()?;
+    let limits: Vec<Limits> = cfg
+        .engines
+        .iter()
+        .map(|e| e.limits().map_err(ArenaError::Config))
+        .collect::<Result<_, _>>()?;
+    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+    let suite = match &cfg.openings {
+        Some(p) if cfg.referee == Referee::Engines => {
+            openings::load_with(p, &Opening::parse_unchecked)?
+        }
+        Some(p) => openings::load(&cfg.game, p)?,
+        None => vec![Opening::startpos()],
+    };
+    let mut plan = schedule_tournament(
+        cfg.tournament,
+        cfg.engines.len(),
+        cfg.games,
+        suite.len(),
+        cfg.seed,
+    );
+    if let Some(shard) = opts.shard {
+        plan.retain(|g| shard.owns(g.game));
+    }
+    let total = plan.len() as u32;
+    let tables = match &cfg.tb {
+        Some(folder) => {
+            let (set, notes) = TableSet::open_folder(folder).map_err(ArenaError::Config)?;
+            for note in notes {
+                let _ = writeln!(out, "Tables: {note}");
+            }
+            let found: Vec<String> = set
+                .tables()
+                .iter()
+                .map(|t| t.config().to_string())
+                .collect();
+            let _ = writeln!(
+                out,
+                "Tables: {} in {} ({})",
+                found.len(),
+                folder.display(),
+                found.join("; ")
+            );
+            Some(set)
+        }
+        None => None,
+    };
+
+    let mut done: Vec<GameRecord> = Vec::new();
+    if opts.resume {
+        let Some(path) = &cfg.jsonl else {
+            return Err(ArenaError::Config(
+                "--resume needs the --jsonl file of the match".into(),
+            ));
+        };
+        let by_game: HashMap<u32, &Scheduled> = plan.iter().map(|g| (g.game, g)).collect();
+        for r in read_jsonl(path)? {
+            let fits = by_game.get(&r.game).is_some_and(|g| {
+                names[g.p1] == r.player1 && names[g.p2] == r.player2 && g.round == r.round
+            });
+            if !fits {
+                return Err(ArenaError::Config(format!(
+                    "{}: game {} ({} vs {}) is not part of this match's schedule (other engines, games or seed?)",
+                    path.display(),
+                    r.game,
+                    r.player1,
+                    r.player2
+                )));
+            }
+            if !done.iter().any(|d| d.game == r.game) {
+                done.push(r);
+            }
+        }
+    }
+    let pending: Vec<Scheduled> = plan
+        .iter()
+        .filter(|g| !done.iter().any(|d| d.game == g.game))
+        .copied()
+        .collect();
+    let sinks = Sinks::open(cfg.pgn.as_deref(), cfg.jsonl.as_deref(), opts.resume)?;
+    let log = match &cfg.log {
+        Some(p) => Logger::to_file(p, opts.resume)?,
+        None => Logger::default(),
+    };
+    if !done.is_empty() {
+        let _ = writeln!(
+            out,
+            "Resuming: {} of {} games already recorded",
+            done.len(),
+            total
+        );
+    }
+    if let Some(shard) = opts.shard {
+        let _ = writeln!(out, "Shard {shard}: {total} games of the schedule");
+    }
+    let abort = AtomicBool::new(false);
+    // A resumed match continues its charts from the recorded games (in game
+    // order: their finishing order is not recorded), and one whose records
+    // already cross a bound plays no more games.
+    done.sort_by_key(|r| r.game);
+    let progress = progress_series(&names, &done, cfg.sprt.as_ref());
+    let crossed = cfg.sprt.as_ref().and_then(|s| {
+        let counts = counts_for(&names[0], &names[1], &done);
+        let verdict = counts.sprt_status(s).verdict;
+        (verdict != SprtVerdict::Continue).then(|| (verdict, counts.trinomial.games()))
+    });
+    let sprt_done = AtomicBool::new(crossed.is_some());
+    let bar = opts.tty.then(|| progress_bar(total, done.len()));
+    let shared = Mutex::new(Shared {
+        queue: pending.into_iter(),
+        records: done,
+        sinks,
+        out,
+        error: None,
+        finished_now: 0,
+        started_at: Instant::now(),
+        progress,
+        crossed,
+    });
+    let ctx = Ctx {
+        cfg,
+        limits: &limits,
+        names: &names,
+        suite: &suite,
+        tables: tables.as_ref(),
+        total,
+        bar: bar.clone(),
+        log,
+        spawn,
+        abort: &abort,
+        sprt_done: &sprt_done,
+        shared: &shared,
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency {
+            scope.spawn(|| worker(&ctx));
+        }
+    });
+    let mut shared = shared
+        .into_inner()
+        .map_err(|_| ArenaError::Io("a worker thread panicked".into()))?;
+    if let Some(e) = shared.error.take() {
+        return Err(e);
+    }
+    let interrupted = INTERRUPTED.load(Ordering::SeqCst);
+    let pairs = pair_stats(&names, &shared.records);
+    let sprt = cfg.sprt.as_ref();
+    let reports = pair_reports(&names, &shared.records, sprt);
+    let tables = tournament_tables(&names, &shared.records)?;
+    let counts = counts_for(&names[0], &names[1], &shared.records);
+    let all_played = shared.records.len() as u32 >= total;
+    // Ctrl-C before any crossing leaves the test undecided ("running").
+    let verdict = sprt.and_then(|s| {
+        if interrupted && shared.crossed.is_none() {
+            return None;
+        }
+        let now = counts.sprt_status(s).verdict;
+        final_verdict(shared.crossed.map(|c| c.0), now, all_played)
+    });
+    let sprt_summary = sprt.map(|s| {
+        let stopped_at = shared.crossed.map(|c| c.1);
+        SprtSummary::new(&names[0], &names[1], s, &counts, verdict, stopped_at)
+    });
+    if let Some(bar) = &bar {
+        bar.finish_and_clear();
+    }
+    let out = &mut shared.out;
+    if interrupted {
+        let _ = writeln!(
+            out,
+            "Interrupted: {} of {} games recorded",
+            shared.records.len(),
+            total
+        );
+    }
+    print_tables(&mut **out, &reports, tables.as_ref());
+    if let Some(s) = &sprt_summary {
+        let _ = writeln!(out, "{}", sprt_line(s));
+    }
+    let summary = Summary {
+        event: cfg.event.clone(),
+        variant: cfg.game.clone(),
+        engines: names.clone(),
+        scheduled: total,
+        finished: shared.records.len() as u32,
+        interrupted,
+        games: summarize_games(&shared.records),
+        pairs,
+        sprt: sprt_summary,
+        ratings: tables.as_ref().map(|t| t.0.clone()),
+        shard: opts.shard.map(|s| s.to_string()),
+        duplicates: None,
+        verdict,
+    };
+    if let Some(path) = &cfg.json {
+        write_json(path, &summary)?;
+    }
+    if let Some(path) = &cfg.report {
+        write_report(
+            path,
+            &cfg.event,
+            &shared.progress,
+            cfg.sprt,
+            &reports,
+            tables.as_ref(),
+        )?;
+    }
+    let _ = out.flush();
+    Ok(summary)
+}
+
+struct Ctx<'a, 'o> {
+    cfg: &'a MatchConfig,
+    limits: &'a [Limits],
+    names: &'a [String],
+    suite: &'a [Opening],
+    tables: Option<&'a TableSet>,
+    total: u32,
+    /// The terminal's progress bar (`RunOptions::tty`).
+    bar: Option<ProgressBar>,
+    log: Logger,
+    spawn: Spawner<'a>,
+    abort: &'a AtomicBool,
+    /// Set when the SPRT crossed a bound: no new games start, games in
+    /// flight are finished and recorded.
+    sprt_done: &'a AtomicBool,
+    shared: &'a Mutex<Shared<'o>>,
+}
+
+impl Ctx<'_, '_> {
+    fn stopping(&self) -> bool {
+        INTERRUPTED.load(Ordering::SeqCst) || self.abort.load(Ordering::SeqCst)
+    }
+
+    fn say(&self, s: &mut Shared, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => {
+                let _ = writeln!(s.out, "{line}");
+                let _ = s.out.flush();
+            }
+        }
+    }
+}
+
+fn worker(ctx: &Ctx) {
+    let cfg = ctx.cfg;
+    let mut slots: Vec<Option<Engine>> = (0..cfg.engines.len()).map(|_| None).collect();
+    loop {
+        if ctx.stopping() {
+            break;
+        }
+        let next = {
+            let Ok(mut s) = ctx.shared.lock() else { break };
+            // Checked under the lock that guards the crossing, so no game
+            // starts after the SPRT has decided.
+            if ctx.sprt_done.load(Ordering::SeqCst) {
+                break;
+            }
+            let g = s.queue.next();
+            if let Some(g) = &g {
+                let line = format!(
+                    "Started game {} of {} ({} vs {})",
+                    g.game, ctx.total, ctx.names[g.p1], ctx.names[g.p2]
+                );
+                ctx.say(&mut s, &line);
+            }
+            g
+        };
+        let Some(g) = next else { break };
+        let opening = &ctx.suite[g.opening.min(ctx.suite.len() - 1)];
+        let setup = GameSetup {
+            game: g.game,
+            round: g.round,
+            opening_index: g.opening,
+            opening,
+            variant: &cfg.game,
+            event: &cfg.event,
+            names: [&ctx.names[g.p1], &ctx.names[g.p2]],
+            limits: [ctx.limits[g.p1], ctx.limits[g.p2]],
+            max_plies: cfg.maxplies,
+            resign: cfg.resign,
+            draw: cfg.draw,
+            tables: ctx.tables,
+            max_move_ms: cfg.timeouts.max_move_ms,
+            referee: cfg.referee,
+        };
+        // Start whatever is not running; a handshake failure forfeits the game.
+        let mut record = None;
+        for (side, idx) in [(0, g.p1), (1, g.p2)] {
+            if slots[idx].is_some() {
+                continue;
+            }
+            match Engine::start(
+                &cfg.engines[idx],
+                &cfg.game,
+                cfg.timeouts,
+                ctx.log.clone(),
+                g.game,
+                ctx.spawn,
+            ) {
+                Ok(e) => slots[idx] = Some(e),
+                Err(StartError::Spawn(e)) => {
+                    ctx.abort.store(true, Ordering::SeqCst);
+                    if let Ok(mut s) = ctx.shared.lock() {
+                        s.error.get_or_insert(e.into());
+                    }
+                    break;
+                }
+                Err(StartError::Fault(f)) => {
+                    if f.kind == stackfish_client::engine::FaultKind::Interrupted {
+                        break;
+                    }
+                    record = Some(forfeit_record(&setup, side, &f.text, opening));
+                    break;
+                }
+            }
+        }
+        if ctx.stopping() {
+            break;
+        }
+        if record.is_none() {
+            let (Some(mut e1), Some(mut e2)) = (slots[g.p1].take(), slots[g.p2].take()) else {
+                break;
+            };
+            let played = play_game(&setup, [&mut e1, &mut e2]);
+            for (side, e, idx) in [(0, e1, g.p1), (1, e2, g.p2)] {
+                if played.restart[side] {
+                    e.kill();
+                } else {
+                    slots[idx] = Some(e);
+                }
+            }
+            record = played.record;
+        }
+        let Some(rec) = record else { break };
+        let Ok(mut s) = ctx.shared.lock() else { break };
+        if let Err(e) = s.sinks.write(&rec) {
+            s.error.get_or_insert(e.into());
+            ctx.abort.store(true, Ordering::SeqCst);
+            break;
+        }
+        let line = format!(
+            "Finished game {} ({} vs {}): {} {{{}}}",
+            rec.game, rec.player1, rec.player2, rec.result, rec.termination
+        );
+        ctx.say(&mut s, &line);
+        s.records.push(rec);
+        s.finished_now += 1;
+        check_sprt(ctx, &mut s);
+        progress(ctx, &mut s);
+    }
+    for e in slots.into_iter().flatten() {
+        e.quit();
+    }
+}
+
+/// Records the candidate's progress and stops the match at the first SPRT
+/// bound crossed.
+fn check_sprt(ctx: &Ctx, s: &mut Shared) {
+    let counts = counts_for(&ctx.names[0], &ctx.names[1], &s.records);
+    let sprt = ctx.cfg.sprt.as_ref();
+    let last = s.records.last();
+    let candidate_game = last.is_some_and(|r| {
+        [&r.player1, &r.player2].contains(&&ctx.names[0])
+            && [&r.player1, &r.player2].contains(&&ctx.names[1])
+    });
+    if !candidate_game {
+        return;
+    }
+    if let Some(p) = ProgressPoint::from_counts(&counts, sprt) {
+        s.progress.push(p);
+    }
+    let Some(sprt) = sprt else { return };
+    if s.crossed.is_some() {
+        return;
+    }
+    let status = counts.sprt_status(sprt);
+    if status.verdict == SprtVerdict::Continue {
+        return;
+    }
+    let games = counts.trinomial.games();
+    s.crossed = Some((status.verdict, games));
+    ctx.sprt_done.store(true, Ordering::SeqCst);
+    let line = format!(
+        "SPRT: LLR {:.3} crossed {} bound {:.3} after {games} games: {}; no new games start, games in flight are finished",
+        status.llr,
+        if status.verdict == SprtVerdict::H1Accepted { "the upper" } else { "the lower" },
+        if status.verdict == SprtVerdict::H1Accepted { status.upper } else { status.lower },
+        if status.verdict == SprtVerdict::H1Accepted { "H1 was accepted" } else { "H0 was accepted" },
+    );
+    ctx.say(s, &line);
+}
+
+fn progress(ctx: &Ctx, s: &mut Shared) {
+    let done = s.records.len() as u32;
+    let minutes = s.started_at.elapsed().as_secs_f64() / 60.0;
+    let rate = if minutes > 0.0 {
+        s.finished_now as f64 / minutes
+    } else {
+        0.0
+    };
+    let left = ctx.total.saturating_sub(done);
+    let eta = if rate > 0.0 {
+        let secs = (left as f64 / rate * 60.0).round() as u64;
+        format!("{}:{:02}", secs / 60, secs % 60)
+    } else {
+        "?".into()
+    };
+    let first = stats_for(&ctx.names[0], &ctx.names[1], &s.records);
+    let llr = match &ctx.cfg.sprt {
+        Some(sprt) => {
+            let st = counts_for(&ctx.names[0], &ctx.names[1], &s.records).sprt_status(sprt);
+            format!(", LLR {:.2} [{:.2}, {:.2}]", st.llr, st.lower, st.upper)
+        }
+        None => String::new(),
+    };
+    let status = format!(
+        "{} vs {}: {:.1}% W/D/L {}/{}/{}, Elo {}{llr}, {rate:.1} games/min, ETA {eta}",
+        first.engine,
+        first.opponent,
+        first.score * 100.0,
+        first.wins,
+        first.draws,
+        first.losses,
+        fmt_elo(&first),
+    );
+    if let Some(bar) = &ctx.bar {
+        bar.set_message(status);
+        bar.set_position(done.into());
+    } else {
+        let status = format!("{done}/{} games, {status}", ctx.total);
+        let interval = ctx.cfg.ratinginterval;
+        // The full table follows at the end anyway.
+        if interval > 0 && done.is_multiple_of(interval) && done < ctx.total {
+            let _ = writeln!(s.out, "Progress: {status}");
+            let table =
+                format_pair_table(&pair_reports(ctx.names, &s.records, ctx.cfg.sprt.as_ref()));
+            let _ = write!(s.out, "{table}");
+        } else if done == ctx.total {
+            let _ = writeln!(s.out, "Progress: {status}");
+        }
+    }
+}
+
+/// The terminal's progress bar over the `total` games of the run, `done`
+/// of them already recorded (a resumed match).
+fn progress_bar(total: u32, done: usize) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(total.into()), ProgressDrawTarget::stdout());
+    // The template is a constant: it parses, or the tests fail.
+    if let Ok(style) = ProgressStyle::with_template(BAR_TEMPLATE) {
+        bar.set_style(style.progress_chars("#."));
+    }
+    bar.set_position(done as u64);
+    bar
+}
+
+/// Writes a suite of random openings from the variant's start or from the
+/// position string `start` (another board); with `balanced`, keeps only
+/// those a short search by that engine scores within `max_cp` of even.
+pub fn make_openings(
+    game: &str,
+    start: Option<&str>,
+    plies: u32,
+    count: usize,
+    seed: u64,
+    balanced: Option<(&EngineSpec, i32)>,
+    timeouts: Timeouts,
+) -> Result<Vec<Opening>, ArenaError> {
+    let mut engine = match balanced {
+        Some((spec, _)) => {
+            spec.validate().map_err(ArenaError::Config)?;
+            match Engine::start(spec, game, timeouts, Logger::default(), 0, &spawn_process) {
+                Ok(e) => Some(e),
+                Err(StartError::Spawn(e)) => return Err(e.into()),
+                Err(StartError::Fault(f)) => {
+                    return Err(ArenaError::Spawn(format!("{}: {}", spec.name, f.text)))
+                }
+            }
+        }
+        None => None,
+    };
+    let max_cp = balanced.map_or(0, |b| b.1);
+    let limits = match balanced {
+        Some((spec, _)) => Some(spec.limits().map_err(ArenaError::Config)?),
+        None => None,
+    };
+    let mut keep = |o: &Opening| -> Result<bool, String> {
+        let (Some(e), Some(l)) = (engine.as_mut(), limits) else {
+            return Ok(true);
+        };
+        let go = match (l.depth, l.nodes, l.movetime_ms) {
+            (Some(d), _, _) => format!("go depth {d}"),
+            (_, Some(n), _) => format!("go nodes {n}"),
+            (_, _, Some(ms)) => format!("go movetime {ms}"),
+            _ => "go movetime 100".to_string(),
+        };
+        let deadline = Instant::now() + std::time::Duration::from_millis(timeouts.max_move_ms);
+        match e.search(&o.position_command(), &go, deadline) {
+            Ok(r) => Ok(r.info.mate.is_none() && r.info.cp.is_some_and(|cp| cp.abs() <= max_cp)),
+            Err(SearchError::NoReply { .. }) => Err(format!("{}: no bestmove", e.name)),
+            Err(SearchError::Fault(f)) => Err(format!("{}: {}", e.name, f.text)),
+        }
+    };
+    let suite = openings::generate_from(game, start, plies, count, seed, &mut keep)
+        .map_err(ArenaError::Config);
+    if let Some(e) = engine {
+        e.quit();
+    }
+    suite
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_bar_template_parses() {
+        assert!(ProgressStyle::with_template(BAR_TEMPLATE).is_ok());
+    }
+}

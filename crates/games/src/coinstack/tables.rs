@@ -1,0 +1,152 @@
+//! Compile-time tables: the 52-square board as a 64-bit mask, per geometry
+//! the destinations of a move of n coins from every square, and Zobrist keys
+//! from a fixed seed.
+
+use crate::zobrist::splitmix64;
+
+/// Squares are `rank * 8 + file`, files a..h = 0..7, ranks 1..8 = 0..7.
+pub const SIZE: usize = 8;
+pub const SQUARES: usize = SIZE * SIZE;
+
+/// The highest stack the rules leave on the board, and so the longest move.
+pub const MAX_HEIGHT: usize = 5;
+
+/// The first and last file of each rank: the three squares of every corner
+/// (a1 b1 a2, g1 h1 h2, a7 a8 b8, g8 h8 h7) are not part of the board.
+pub const RANK_FILES: [(usize, usize); SIZE] = [
+    (2, 5),
+    (1, 6),
+    (0, 7),
+    (0, 7),
+    (0, 7),
+    (0, 7),
+    (1, 6),
+    (2, 5),
+];
+
+pub const fn on_board(file: i32, rank: i32) -> bool {
+    if file < 0 || rank < 0 || file >= SIZE as i32 || rank >= SIZE as i32 {
+        return false;
+    }
+    let (first, last) = RANK_FILES[rank as usize];
+    file >= first as i32 && file <= last as i32
+}
+
+/// The 52 playable squares.
+pub const BOARD: u64 = build_board();
+
+const fn build_board() -> u64 {
+    let mut mask = 0u64;
+    let mut sq = 0;
+    while sq < SQUARES {
+        if on_board((sq % SIZE) as i32, (sq / SIZE) as i32) {
+            mask |= 1 << sq;
+        }
+        sq += 1;
+    }
+    mask
+}
+
+/// Diagonal steps (`coinstack`) and orthogonal steps (`focus`), as
+/// (file step, rank step); index 0 and 1 of the geometry tables.
+pub const STEPS: [[(i32, i32); 4]; 2] = [
+    [(1, 1), (-1, 1), (1, -1), (-1, -1)],
+    [(1, 0), (-1, 0), (0, 1), (0, -1)],
+];
+
+/// For one geometry: from every square, for every count n (1..=5), the
+/// squares exactly n steps away along one of the four lines that are on
+/// the board. What lies between does not matter (moves jump).
+pub struct Reach {
+    pub to: [[[u8; 4]; MAX_HEIGHT + 1]; SQUARES],
+    pub len: [[u8; MAX_HEIGHT + 1]; SQUARES],
+    /// `len` summed over n = 1..=h: the number of moves of a stack of
+    /// height h on that square, for counting moves without generating them.
+    pub upto: [[u8; MAX_HEIGHT + 1]; SQUARES],
+}
+
+pub static REACH: [Reach; 2] = [build_reach(0), build_reach(1)];
+
+const fn build_reach(geometry: usize) -> Reach {
+    let mut to = [[[0u8; 4]; MAX_HEIGHT + 1]; SQUARES];
+    let mut len = [[0u8; MAX_HEIGHT + 1]; SQUARES];
+    let mut upto = [[0u8; MAX_HEIGHT + 1]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let (f, r) = ((sq % SIZE) as i32, (sq / SIZE) as i32);
+        if on_board(f, r) {
+            let mut n = 1;
+            while n <= MAX_HEIGHT {
+                let mut d = 0;
+                while d < 4 {
+                    let (df, dr) = STEPS[geometry][d];
+                    let (tf, tr) = (f + df * n as i32, r + dr * n as i32);
+                    if on_board(tf, tr) {
+                        to[sq][n][len[sq][n] as usize] = (tr * SIZE as i32 + tf) as u8;
+                        len[sq][n] += 1;
+                    }
+                    d += 1;
+                }
+                upto[sq][n] = upto[sq][n - 1] + len[sq][n];
+                n += 1;
+            }
+        }
+        sq += 1;
+    }
+    Reach { to, len, upto }
+}
+
+/// A stack code is below 64 (sentinel bit above at most five colour bits).
+pub const STACK_CODES: usize = 64;
+/// Reserve and capture counts run from 0 to the 18 coins of a side.
+pub const COUNTS: usize = 19;
+
+pub struct Keys {
+    /// Per square and stack code; the empty stack (code 1) has key 0.
+    pub stack: [[u64; STACK_CODES]; SQUARES],
+    pub side: u64,
+    pub reserve: [[u64; COUNTS]; 2],
+    pub captured: [[u64; COUNTS]; 2],
+}
+
+pub static KEYS: Keys = build_keys();
+
+const fn build_keys() -> Keys {
+    let mut state = 0x434F_494E_5354_4B53; // "COINSTKS"
+    let mut stack = [[0u64; STACK_CODES]; SQUARES];
+    let mut sq = 0;
+    while sq < SQUARES {
+        let mut code = 2;
+        while code < STACK_CODES {
+            let (s, k) = splitmix64(state);
+            state = s;
+            stack[sq][code] = k;
+            code += 1;
+        }
+        sq += 1;
+    }
+    let (s, side) = splitmix64(state);
+    state = s;
+    let mut reserve = [[0u64; COUNTS]; 2];
+    let mut captured = [[0u64; COUNTS]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut n = 0;
+        while n < COUNTS {
+            let (s, k) = splitmix64(state);
+            state = s;
+            reserve[p][n] = k;
+            let (s, k) = splitmix64(state);
+            state = s;
+            captured[p][n] = k;
+            n += 1;
+        }
+        p += 1;
+    }
+    Keys {
+        stack,
+        side,
+        reserve,
+        captured,
+    }
+}

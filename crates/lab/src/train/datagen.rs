@@ -1,0 +1,242 @@
+//! Self-play games for training the Mixtour network: `stackfish datagen`.
+//!
+//! Each game starts with a few random plies (marked `book`, so training
+//! skips them) and is then played by the engine against itself at a fixed
+//! node count with one thread, so a game depends only on its seed. The
+//! games are written as arena JSON-lines records (the fields `train`
+//! reads: `variant`, `result`, `termination`, `moves` with `cp` or `mate`),
+//! one line per finished game, flushed at once, so an interrupted run keeps
+//! every game it finished. Several games run at once, one per thread.
+
+use rand::{Rng, SeedableRng};
+use stackfish_games::line::Line;
+use stackfish_games::mixtour::{Mixtour, MixtourVariant};
+use stackfish_games::{Game, GameResult, Outcome};
+use stackfish_search::limits::Limits;
+use stackfish_search::{mate_in, search, Heuristics, SearchParams, Shared, WIN_BOUND};
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+/// What `run` plays.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub games: usize,
+    /// Nodes per move.
+    pub nodes: u64,
+    /// Random plies at the start of each game, at least and at most.
+    pub random_plies: (usize, usize),
+    /// Games played at once.
+    pub threads: usize,
+    pub seed: u64,
+    /// Plies after which a game is a draw.
+    pub max_plies: usize,
+    pub hash_mb: usize,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            games: 1000,
+            nodes: 5000,
+            random_plies: (6, 12),
+            threads: 1,
+            seed: 1,
+            max_plies: 300,
+            hash_mb: 8,
+        }
+    }
+}
+
+/// Plays `settings.games` games and writes each to `out` as it ends;
+/// `progress` hears the number of games written so far. Returns that
+/// number, or the first write error.
+pub fn run(
+    settings: &Settings,
+    out: &mut (dyn Write + Send),
+    progress: &(dyn Fn(usize) + Sync),
+) -> std::io::Result<usize> {
+    let next = AtomicUsize::new(0);
+    let out = Mutex::new((out, 0usize, None::<std::io::Error>));
+    std::thread::scope(|scope| {
+        for _ in 0..settings.threads.max(1) {
+            scope.spawn(|| {
+                let shared = Arc::new(Shared::new(settings.hash_mb));
+                let mut heuristics = vec![Heuristics::default()];
+                loop {
+                    let i = next.fetch_add(1, Relaxed);
+                    if i >= settings.games {
+                        return;
+                    }
+                    let record = play(settings, i as u64, &shared, &mut heuristics);
+                    let mut guard = out.lock().unwrap_or_else(|e| e.into_inner());
+                    let (w, written, error) = &mut *guard;
+                    if error.is_some() {
+                        return;
+                    }
+                    match writeln!(w, "{record}").and_then(|_| w.flush()) {
+                        Ok(()) => {
+                            *written += 1;
+                            progress(*written);
+                        }
+                        Err(e) => *error = Some(e),
+                    }
+                }
+            });
+        }
+    });
+    let (_, written, error) = out.into_inner().unwrap_or_else(|e| e.into_inner());
+    match error {
+        Some(e) => Err(e),
+        None => Ok(written),
+    }
+}
+
+/// One game from seed `settings.seed` and game number `index`, as a record.
+pub fn play(
+    settings: &Settings,
+    index: u64,
+    shared: &Arc<Shared>,
+    heuristics: &mut [Heuristics],
+) -> serde_json::Value {
+    let mut rng = rand::rngs::StdRng::seed_from_u64(
+        settings.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+    );
+    shared.tt.clear();
+    for h in heuristics.iter_mut() {
+        h.clear();
+    }
+    let mut line = Line::<Mixtour>::new(MixtourVariant::STANDARD);
+    let mut moves = Vec::new();
+    let mut legal = Vec::new();
+    let (lo, hi) = settings.random_plies;
+    for _ in 0..rng.gen_range(lo..=hi.max(lo)) {
+        if line.outcome().is_over() {
+            break;
+        }
+        legal.clear();
+        line.position().generate_moves(&mut legal);
+        let mv = legal[rng.gen_range(0..legal.len())];
+        line.play(mv);
+        moves.push(serde_json::json!({ "move": mv.to_string(), "book": true }));
+    }
+    let limits = Limits {
+        nodes: Some(settings.nodes),
+        ..Limits::default()
+    };
+    let params = SearchParams {
+        limits: &limits,
+        move_overhead_ms: 0,
+        threads: 1,
+        exact: false,
+        multipv: 1,
+        root_moves: &[],
+    };
+    let (result, reason) = loop {
+        if let Outcome::Over { result, reason } = line.outcome() {
+            break (result, reason);
+        }
+        if line.moves().len() >= settings.max_plies {
+            break (GameResult::Draw, "move limit");
+        }
+        shared.arm();
+        let found = search(
+            line.position(),
+            line.keys(),
+            shared,
+            heuristics,
+            &params,
+            &mut |_| {},
+        );
+        let Some(found) = found else {
+            // No legal move in an ongoing game: the rules forbid it, and
+            // the game counts as drawn rather than invented.
+            break (GameResult::Draw, "no legal move");
+        };
+        let mut entry = serde_json::json!({ "move": found.best.to_string() });
+        if found.score.abs() < WIN_BOUND {
+            entry["cp"] = found.score.into();
+        } else if let Some(n) = mate_in(found.score) {
+            entry["mate"] = n.into();
+        }
+        moves.push(entry);
+        line.play(found.best);
+    };
+    serde_json::json!({
+        "game": index + 1,
+        "event": "stackfish datagen",
+        "variant": "mixtour",
+        "player1": "stackfish",
+        "player2": "stackfish",
+        "nodes": settings.nodes,
+        "seed": settings.seed,
+        "result": result.pgn(),
+        "termination": reason,
+        "moves": moves,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::train::positions_from_records;
+
+    fn small() -> Settings {
+        Settings {
+            games: 4,
+            nodes: 300,
+            threads: 2,
+            seed: 7,
+            ..Settings::default()
+        }
+    }
+
+    /// Every record replays legally to the result it states, and the
+    /// trainer reads positions with scores from it.
+    #[test]
+    fn records_replay_to_their_results_and_feed_the_trainer() {
+        let mut out = Vec::new();
+        let n = run(&small(), &mut out, &|_| {}).unwrap();
+        assert_eq!(n, 4);
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text.lines().count(), 4);
+        for l in text.lines() {
+            let r: serde_json::Value = serde_json::from_str(l).unwrap();
+            let mut line = Line::<Mixtour>::new(MixtourVariant::STANDARD);
+            for m in r["moves"].as_array().unwrap() {
+                line.play_text(m["move"].as_str().unwrap()).unwrap();
+            }
+            let stated = r["result"].as_str().unwrap();
+            match line.outcome() {
+                Outcome::Over { result, .. } => assert_eq!(result.pgn(), stated),
+                Outcome::Ongoing => assert_eq!(r["termination"], "move limit"),
+            }
+        }
+        let (positions, skipped) = positions_from_records(&text);
+        assert_eq!(skipped, 0);
+        assert!(
+            positions.iter().any(|p| p.cp.is_some()),
+            "no scored positions"
+        );
+    }
+
+    /// A game depends on its seed and number only, not on the thread that
+    /// played it or on the game before it.
+    #[test]
+    fn a_game_is_fixed_by_its_seed_and_number() {
+        let s = small();
+        let shared = Arc::new(Shared::new(1));
+        let mut h = vec![Heuristics::default()];
+        let a = play(&s, 3, &shared, &mut h);
+        let _ = play(&s, 0, &shared, &mut h);
+        let b = play(
+            &s,
+            3,
+            &Arc::new(Shared::new(1)),
+            &mut [Heuristics::default()],
+        );
+        assert_eq!(a, b);
+        let c = play(&s, 2, &shared, &mut h);
+        assert_ne!(a["moves"], c["moves"]);
+    }
+}

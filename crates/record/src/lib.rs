@@ -1,0 +1,390 @@
+//! Game records: one JSON line and one PGN-style block per finished game,
+//! appended and flushed the moment the game ends, and read back for
+//! `--resume`.
+
+use serde::{Deserialize, Serialize};
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use stackfish_games::GameResult;
+
+/// A record file that cannot be opened, read, written or understood.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Files that cannot be read or written.
+    #[error("i/o error: {0}")]
+    Io(String),
+    /// A file that is not what its name says (a line that is not a record,
+    /// a sink that is not JSONL or PGN).
+    #[error("config error: {0}")]
+    Format(String),
+}
+
+/// Width PGN move text is wrapped at.
+const PGN_LINE: usize = 80;
+
+/// One move as recorded: the canonical text and what the engine said.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// An opening move from the suite, not played by an engine.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub book: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cp: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mate: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms: Option<u64>,
+}
+
+impl MoveRecord {
+    /// An opening move from the suite.
+    pub fn book(mv: &str) -> MoveRecord {
+        MoveRecord {
+            mv: mv.to_string(),
+            book: true,
+            ..MoveRecord::default()
+        }
+    }
+}
+
+/// A finished game: one line of the JSONL file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The schedule's game number (1-based): the key for `--resume`.
+    pub game: u32,
+    pub round: u32,
+    /// Index of the opening in the suite (0-based).
+    pub opening: usize,
+    pub event: String,
+    /// `YYYY.MM.DD`, UTC, when the game started.
+    pub date: String,
+    pub variant: String,
+    pub player1: String,
+    pub player2: String,
+    /// The start position of the game (before the book moves).
+    pub fen: String,
+    pub moves: Vec<MoveRecord>,
+    /// `1-0`, `0-1` or `1/2-1/2`, from player 1's side.
+    pub result: String,
+    pub termination: String,
+    pub time_control: String,
+    pub duration_ms: u64,
+}
+
+impl GameRecord {
+    pub fn game_result(&self) -> Option<GameResult> {
+        parse_result(&self.result)
+    }
+
+    /// The PGN-style text block of this game.
+    pub fn pgn(&self) -> String {
+        self.pgn_at("stackfish arena")
+    }
+
+    /// The PGN-style text block with the given `Site` tag (the arena, or the
+    /// browser board, which writes its games in the same format).
+    pub fn pgn_at(&self, site: &str) -> String {
+        let mut s = String::new();
+        let tags = [
+            ("Event", self.event.clone()),
+            ("Site", site.to_string()),
+            ("Date", self.date.clone()),
+            ("Round", self.round.to_string()),
+            ("Game", self.game.to_string()),
+            ("Player1", self.player1.clone()),
+            ("Player2", self.player2.clone()),
+            ("Variant", self.variant.clone()),
+            ("FEN", self.fen.clone()),
+            ("Result", self.result.clone()),
+            ("Termination", self.termination.clone()),
+            ("TimeControl", self.time_control.clone()),
+            ("PlyCount", self.moves.len().to_string()),
+        ];
+        for (k, v) in tags {
+            s.push_str(&format!("[{k} \"{}\"]\n", pgn_escape(&v)));
+        }
+        s.push('\n');
+        let mut words = Vec::new();
+        for (i, m) in self.moves.iter().enumerate() {
+            if i % 2 == 0 {
+                words.push(format!("{}.", i / 2 + 1));
+            }
+            words.push(m.mv.clone());
+            // A move nobody reported anything about (a person's) gets none.
+            if m.book || m.cp.is_some() || m.mate.is_some() || m.depth.is_some() || m.ms.is_some() {
+                words.push(format!("{{{}}}", move_comment(m)));
+            }
+        }
+        words.push(self.result.clone());
+        let mut line = String::new();
+        for w in words {
+            if !line.is_empty() && line.len() + 1 + w.len() > PGN_LINE {
+                s.push_str(&line);
+                s.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&w);
+        }
+        s.push_str(&line);
+        s.push_str("\n\n");
+        s
+    }
+}
+
+/// `book`, or `score/depth time`: `+0.35/8 0.102s`, `-M3/12 1.500s`, `?` for
+/// what the engine did not report. Scores are centi-units shown /100 as
+/// chess tools expect.
+pub fn move_comment(m: &MoveRecord) -> String {
+    if m.book {
+        return "book".into();
+    }
+    let score = match (m.cp, m.mate) {
+        (_, Some(n)) if n >= 0 => format!("+M{n}"),
+        (_, Some(n)) => format!("-M{}", -n),
+        (Some(cp), None) => format!("{:+.2}", cp as f64 / 100.0),
+        (None, None) => "?".into(),
+    };
+    let depth = m.depth.map_or("?".to_string(), |d| d.to_string());
+    let time =
+        m.ms.map_or("?".to_string(), |ms| format!("{:.3}s", ms as f64 / 1000.0));
+    format!("{score}/{depth} {time}")
+}
+
+fn pgn_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+pub fn parse_result(text: &str) -> Option<GameResult> {
+    match text {
+        "1-0" => Some(GameResult::P1Win),
+        "0-1" => Some(GameResult::P2Win),
+        "1/2-1/2" => Some(GameResult::Draw),
+        _ => None,
+    }
+}
+
+/// Where finished games go. Every write is flushed before the next game is
+/// reported, so a killed arena loses no finished game.
+#[derive(Default)]
+pub struct Sinks {
+    pgn: Option<(PathBuf, File)>,
+    jsonl: Option<(PathBuf, File)>,
+}
+
+fn open_append(path: &Path) -> Result<File, RecordError> {
+    OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|e| RecordError::Io(format!("cannot open {}: {e}", path.display())))
+}
+
+impl Sinks {
+    /// Opens the record files for appending. Without `resume`, an existing
+    /// non-empty JSONL file is an error rather than being mixed into.
+    pub fn open(
+        pgn: Option<&Path>,
+        jsonl: Option<&Path>,
+        resume: bool,
+    ) -> Result<Sinks, RecordError> {
+        if let Some(p) = jsonl {
+            let non_empty = std::fs::metadata(p).map(|m| m.len() > 0).unwrap_or(false);
+            if non_empty && !resume {
+                return Err(RecordError::Format(format!(
+                    "{} already holds games: pass --resume to continue that match, or remove it",
+                    p.display()
+                )));
+            }
+        }
+        Ok(Sinks {
+            pgn: pgn
+                .map(|p| open_append(p).map(|f| (p.to_path_buf(), f)))
+                .transpose()?,
+            jsonl: jsonl
+                .map(|p| open_append(p).map(|f| (p.to_path_buf(), f)))
+                .transpose()?,
+        })
+    }
+
+    pub fn write(&mut self, rec: &GameRecord) -> Result<(), RecordError> {
+        if let Some((path, f)) = &mut self.jsonl {
+            let mut line = serde_json::to_string(rec)
+                .map_err(|e| RecordError::Io(format!("cannot encode record: {e}")))?;
+            line.push('\n');
+            // One write call per record: a kill leaves at most a torn last line.
+            f.write_all(line.as_bytes())
+                .and_then(|_| f.flush())
+                .map_err(|e| RecordError::Io(format!("{}: {e}", path.display())))?;
+        }
+        if let Some((path, f)) = &mut self.pgn {
+            f.write_all(rec.pgn().as_bytes())
+                .and_then(|_| f.flush())
+                .map_err(|e| RecordError::Io(format!("{}: {e}", path.display())))?;
+        }
+        Ok(())
+    }
+}
+
+/// Reads the finished games of a JSONL file. A torn last line (the arena
+/// was killed while writing it) is skipped; any other bad line is an error.
+pub fn read_jsonl(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => {
+            return Err(RecordError::Io(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameRecord>(line) {
+            Ok(r) => out.push(r),
+            Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => {}
+            Err(e) => {
+                return Err(RecordError::Format(format!(
+                    "{} line {}: not a game record: {e}",
+                    path.display(),
+                    i + 1
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Today's date (UTC) as `YYYY.MM.DD`, without a date library.
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::*;
+
+    #[test]
+    fn a_move_with_nothing_reported_has_no_comment() {
+        let mut rec = sample();
+        rec.moves.push(MoveRecord {
+            mv: "e5".into(),
+            ..Default::default()
+        });
+        let pgn = rec.pgn_at("stackfish serve");
+        assert!(pgn.contains("[Site \"stackfish serve\"]"));
+        assert!(pgn.contains("e5 "), "{pgn}");
+        assert!(!pgn.contains("e5 {"), "{pgn}");
+        assert!(pgn.contains("d4 {+0.35/8 0.102s}"), "{pgn}");
+    }
+
+    fn sample() -> GameRecord {
+        GameRecord {
+            game: 3,
+            round: 2,
+            opening: 1,
+            event: "test \"quoted\"".into(),
+            date: "2026.11.29".into(),
+            variant: "mixtour".into(),
+            player1: "A".into(),
+            player2: "B".into(),
+            fen: "x5/x5/x5/x5/x5 1 20,20 0,0 1 -".into(),
+            moves: vec![
+                MoveRecord {
+                    mv: "c3".into(),
+                    book: true,
+                    ..Default::default()
+                },
+                MoveRecord {
+                    mv: "d4".into(),
+                    cp: Some(35),
+                    depth: Some(8),
+                    ms: Some(102),
+                    ..Default::default()
+                },
+                MoveRecord {
+                    mv: "c3d4".into(),
+                    mate: Some(-3),
+                    depth: Some(12),
+                    ms: Some(1500),
+                    ..Default::default()
+                },
+            ],
+            result: "0-1".into(),
+            termination: "A: illegal move 3a1b2".into(),
+            time_control: "10+0.1".into(),
+            duration_ms: 1234,
+        }
+    }
+
+    #[test]
+    fn pgn_block() {
+        let pgn = sample().pgn();
+        assert!(pgn.contains("[Event \"test \\\"quoted\\\"\"]\n"));
+        assert!(pgn.contains("[FEN \"x5/x5/x5/x5/x5 1 20,20 0,0 1 -\"]"));
+        assert!(pgn.contains("[Termination \"A: illegal move 3a1b2\"]"));
+        assert!(
+            pgn.contains("1. c3 {book} d4 {+0.35/8 0.102s} 2. c3d4 {-M3/12 1.500s} 0-1"),
+            "{pgn}"
+        );
+    }
+
+    #[test]
+    fn jsonl_round_trip_and_torn_last_line() {
+        let dir = std::env::temp_dir().join(format!("arena-rec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let mut sinks = Sinks::open(None, Some(&path), false).unwrap();
+        sinks.write(&sample()).unwrap();
+        drop(sinks);
+        assert!(
+            Sinks::open(None, Some(&path), false).is_err(),
+            "no silent mixing"
+        );
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"game\": 4, \"rou").unwrap();
+        let back = read_jsonl(&path).unwrap();
+        assert_eq!(back, vec![sample()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn dates() {
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(20_556), (2026, 4, 13));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+}

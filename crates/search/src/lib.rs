@@ -1,0 +1,796 @@
+//! Iterative-deepening alpha-beta, generic over the rules trait: principal
+//! variation search, aspiration windows, a lockless shared transposition
+//! table, killer and history ordering, quiescence over noisy moves, and Lazy
+//! SMP. All tunables are named constants at the top.
+
+pub mod limits;
+pub mod minimax;
+pub mod proof;
+pub mod tt;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::Arc;
+
+pub use limits::{Deadline, Limits};
+use stackfish_games::{Game, GameResult, Outcome};
+use tt::{Bound, Tt};
+
+/// A won game at the root scores WIN; each ply of distance costs one.
+pub const WIN: i32 = 30_000;
+/// Scores beyond this (in absolute value) are forced wins or losses.
+pub const WIN_BOUND: i32 = WIN - 1_000;
+/// Static evaluations are clamped into (-EVAL_LIMIT, EVAL_LIMIT).
+pub const EVAL_LIMIT: i32 = 20_000;
+pub const MAX_PLY: usize = 128;
+pub const MAX_DEPTH: i32 = 100;
+
+/// First aspiration half-window, in score units, from this depth on.
+/// Quiescence stops this many plies past the horizon. In Mixtour capture
+/// chains are short, but in Focus nearly every move onto a tall stack
+/// captures and unbounded chains multiplied a search by 50.
+const QSEARCH_MAX_PLIES: i32 = 6;
+/// Late move pruning: at most this deep, quiet moves after the first
+/// `LMP_BASE + LMP_PER_DEPTH2 * depth^2` are skipped.
+const LMP_MAX_DEPTH: i32 = 3;
+const LMP_BASE: usize = 6;
+const LMP_PER_DEPTH2: usize = 4;
+/// Null-move pruning: from this depth on, at a node whose static evaluation
+/// is at least beta, the opponent gets a free move and a search
+/// `NMP_BASE + depth / NMP_DIVISOR` plies shallower; if we still stay above
+/// beta the node is cut.
+const NMP_MIN_DEPTH: i32 = 3;
+const NMP_BASE: i32 = 3;
+const NMP_DIVISOR: i32 = 4;
+const ASPIRATION_WINDOW: i32 = 30;
+const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// Time and the stop flag are looked at every this many nodes.
+const CHECK_EVERY: u64 = 1024;
+/// Lazy SMP: helper threads deepen by this many plies per iteration.
+const HELPER_DEPTH_STEP: i32 = 2;
+/// Ordering keys: TT move, then noisy, then killers, then history.
+const ORDER_TT: i32 = 1 << 30;
+const ORDER_NOISY: i32 = 1 << 29;
+const ORDER_KILLER: [i32; 2] = [1 << 28, (1 << 28) - 1];
+const HISTORY_MAX: i32 = 1 << 20;
+/// Late-move reductions: quiet moves after the first LMR_MIN_MOVES, from
+/// LMR_MIN_DEPTH on, are searched `ln(depth) * ln(index) / LMR_DIVISOR + LMR_BASE`
+/// plies shallower first, and again at full depth only if they beat alpha.
+const LMR_MIN_DEPTH: i32 = 3;
+const LMR_MIN_MOVES: usize = 3;
+const LMR_BASE: f64 = 0.5;
+const LMR_DIVISOR: f64 = 2.25;
+
+fn lmr(depth: i32, index: usize) -> i32 {
+    (LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR) as i32
+}
+
+/// A score relative to the side to move for a finished game at `ply`.
+pub fn outcome_score(result: GameResult, side: stackfish_games::Side, ply: usize) -> i32 {
+    match result.winner() {
+        None => 0,
+        Some(w) if w == side => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+    }
+}
+
+/// `mate <n>`: the side to move wins in n of its own moves, negative if it loses.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score > WIN_BOUND {
+        Some((WIN - score + 1) / 2)
+    } else if score < -WIN_BOUND {
+        Some(-(WIN + score) / 2)
+    } else {
+        None
+    }
+}
+
+fn to_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score + ply as i32
+    } else if score < -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_tt(score: i32, ply: usize) -> i32 {
+    if score > WIN_BOUND {
+        score - ply as i32
+    } else if score < -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Reported after each completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Info {
+    /// Which line this is with `MultiPV`: 1 for the best, 2 for the second...
+    pub multipv: usize,
+    pub depth: i32,
+    pub seldepth: usize,
+    pub score: i32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+    pub pv: Vec<String>,
+}
+
+/// Everything one search shares between its threads and with the caller.
+pub struct Shared {
+    pub tt: Tt,
+    /// Set from outside (`stop`, `quit`) or when a limit is reached.
+    pub stop: AtomicBool,
+    /// Set by the main thread when it is done, to end the helper threads.
+    pub abort: AtomicBool,
+    /// Nodes of the helper threads (the main thread counts its own exactly,
+    /// so a one-thread search is deterministic).
+    pub helper_nodes: AtomicU64,
+}
+
+impl Shared {
+    pub fn new(hash_mb: usize) -> Shared {
+        Shared {
+            tt: Tt::new(hash_mb),
+            stop: AtomicBool::new(false),
+            abort: AtomicBool::new(false),
+            helper_nodes: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Shared {
+    pub fn stopping(&self) -> bool {
+        self.stop.load(Relaxed) || self.abort.load(Relaxed)
+    }
+
+    /// Clears both flags before a search.
+    pub fn arm(&self) {
+        self.stop.store(false, Relaxed);
+        self.abort.store(false, Relaxed);
+    }
+}
+
+/// Per-thread heuristics that persist across moves of one game.
+#[derive(Clone)]
+pub struct Heuristics {
+    history: Vec<i32>,
+    killers: [[u16; 2]; MAX_PLY + 1],
+}
+
+impl Default for Heuristics {
+    fn default() -> Self {
+        Heuristics {
+            history: vec![0; 2 * 65536],
+            killers: [[0; 2]; MAX_PLY + 1],
+        }
+    }
+}
+
+impl Heuristics {
+    pub fn clear(&mut self) {
+        *self = Heuristics::default();
+    }
+}
+
+/// The search of one thread.
+struct Thread<'a, G: Game> {
+    shared: &'a Shared,
+    deadline: Deadline,
+    limits: &'a Limits,
+    main: bool,
+    heur: &'a mut Heuristics,
+    /// Repetition keys of the game before the root, then of the search path.
+    keys: Vec<u64>,
+    moves: Vec<Vec<G::Move>>,
+    order_keys: Vec<Vec<i32>>,
+    pv: Vec<Vec<G::Move>>,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Test oracle mode: no reductions, and a table entry cuts off only at
+    /// exactly its depth, so the search returns the fixed-depth minimax value.
+    exact: bool,
+    /// `go searchmoves`: the root moves that may be searched (`None`: all).
+    root_allowed: Option<Vec<G::Move>>,
+    /// MultiPV: root moves already given a line in this iteration.
+    root_excluded: Vec<G::Move>,
+    /// Per ply: whether the move into it was a null move (never two in a row).
+    nulled: Vec<bool>,
+}
+
+impl<G: Game> Thread<'_, G> {
+    /// Whether the root searches only some of its legal moves; its result is
+    /// then not the position's value and stays out of the table.
+    fn root_restricted(&self) -> bool {
+        self.root_allowed.is_some() || !self.root_excluded.is_empty()
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.main && self.nodes >= n {
+                self.stopped = true;
+                self.shared.stop.store(true, Relaxed);
+                return true;
+            }
+        }
+        if self.nodes.is_multiple_of(CHECK_EVERY) {
+            if !self.main {
+                self.shared.helper_nodes.fetch_add(CHECK_EVERY, Relaxed);
+            }
+            if self.shared.stopping() || (self.main && self.deadline.past_hard()) {
+                self.stopped = true;
+                self.shared.stop.store(true, Relaxed);
+            }
+        }
+        self.stopped
+    }
+
+    /// Whether the current position (last key) already occurred with the same
+    /// side to move, in the game before the root or on the search path.
+    fn is_repetition(&self) -> bool {
+        let n = self.keys.len();
+        let key = self.keys[n - 1];
+        self.keys[..n - 1]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key)
+    }
+
+    fn order(&self, pos: &G, moves: &[G::Move], tt_move: u16, ply: usize, keys: &mut Vec<i32>) {
+        let side = pos.side_to_move().index() * 65536;
+        keys.clear();
+        keys.extend(moves.iter().map(|&m| {
+            let bits = G::move_bits(m);
+            if bits == tt_move {
+                ORDER_TT
+            } else if pos.is_noisy(m) {
+                ORDER_NOISY
+            } else if bits == self.heur.killers[ply][0] {
+                ORDER_KILLER[0]
+            } else if bits == self.heur.killers[ply][1] {
+                ORDER_KILLER[1]
+            } else {
+                self.heur.history[side + bits as usize]
+            }
+        }));
+    }
+
+    /// The principal variation at `ply` becomes `mv` followed by the one
+    /// its child just reported.
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(mv);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    fn reward(&mut self, pos: &G, mv: G::Move, ply: usize, depth: i32, tried: &[G::Move]) {
+        if pos.is_noisy(mv) {
+            return;
+        }
+        let bits = G::move_bits(mv);
+        let killers = &mut self.heur.killers[ply];
+        if killers[0] != bits {
+            killers[1] = killers[0];
+            killers[0] = bits;
+        }
+        let side = pos.side_to_move().index() * 65536;
+        let bonus = (depth * depth).min(400);
+        let mut update = |bits: u16, delta: i32| {
+            let h = &mut self.heur.history[side + bits as usize];
+            *h += delta - *h * delta.abs() / HISTORY_MAX;
+        };
+        update(bits, bonus);
+        for &m in tried {
+            if m != mv && !pos.is_noisy(m) {
+                update(G::move_bits(m), -bonus);
+            }
+        }
+    }
+
+    fn negamax(&mut self, pos: &G, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        let pv_node = beta - alpha > 1;
+        self.pv[ply].clear();
+        if ply > 0 {
+            if let Outcome::Over { result, .. } = pos.outcome() {
+                return outcome_score(result, pos.side_to_move(), ply);
+            }
+            if self.is_repetition() {
+                let result = pos
+                    .repetition_outcome()
+                    .result()
+                    .unwrap_or(GameResult::Draw);
+                return outcome_score(result, pos.side_to_move(), ply);
+            }
+            // Mate distance pruning: no line from here beats a quicker win.
+            alpha = alpha.max(-(WIN - ply as i32));
+            beta = beta.min(WIN - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(pos, ply, 0, alpha, beta);
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 && self.should_stop() {
+            return 0;
+        }
+
+        let key = pos.hash();
+        let tt = self.shared.tt.probe(key);
+        let tt_move = tt.map_or(0, |e| e.mv);
+        if let Some(e) = tt {
+            if !pv_node && (e.depth == depth || (e.depth > depth && !self.exact)) {
+                let score = from_tt(e.score, ply);
+                match e.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+
+        if !pv_node
+            && !self.exact
+            && ply > 0
+            && depth >= NMP_MIN_DEPTH
+            && !self.nulled[ply]
+            && beta.abs() < WIN_BOUND
+        {
+            if let Some(null) = pos.null_move() {
+                if pos.evaluate() >= beta {
+                    let mut child = pos.clone();
+                    child.play(null);
+                    // A pass after a pass would end the game: no free move.
+                    if !child.outcome().is_over() {
+                        let r = NMP_BASE + depth / NMP_DIVISOR;
+                        self.keys.push(child.repetition_key());
+                        self.nulled[ply + 1] = true;
+                        let s = -self.negamax(&child, depth - 1 - r, ply + 1, -beta, -beta + 1);
+                        self.nulled[ply + 1] = false;
+                        self.keys.pop();
+                        if self.stopped {
+                            return 0;
+                        }
+                        if s >= beta {
+                            // A win seen only after a free move is no win.
+                            return s.min(WIN_BOUND);
+                        }
+                    }
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        let restricted = ply == 0 && self.root_restricted();
+        if restricted {
+            let (allowed, excluded) = (&self.root_allowed, &self.root_excluded);
+            moves.retain(|m| {
+                allowed.as_ref().is_none_or(|a| a.contains(m)) && !excluded.contains(m)
+            });
+        }
+        let mut keys = std::mem::take(&mut self.order_keys[ply]);
+        self.order(pos, &moves, tt_move, ply, &mut keys);
+
+        let original_alpha = alpha;
+        let mut best = -WIN;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            // Selection sort: most moves are never looked at after a cutoff.
+            let j = (i..moves.len())
+                .max_by_key(|&j| (keys[j], std::cmp::Reverse(j)))
+                .unwrap_or(i);
+            moves.swap(i, j);
+            keys.swap(i, j);
+            let mv = moves[i];
+            // Late move pruning: near the horizon, once the ordered quiet
+            // moves run long, the rest are not worth a look.
+            if !pv_node
+                && !self.exact
+                && depth <= LMP_MAX_DEPTH
+                && i >= LMP_BASE + LMP_PER_DEPTH2 * (depth * depth) as usize
+                && keys[i] < ORDER_KILLER[1]
+                && best > -WIN_BOUND
+            {
+                break;
+            }
+            let mut child = pos.clone();
+            child.play(mv);
+            self.keys.push(child.repetition_key());
+            let score = if i == 0 {
+                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                let quiet = keys[i] < ORDER_KILLER[1];
+                let reduction =
+                    if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !self.exact {
+                        lmr(depth, i).min(depth - 2)
+                    } else {
+                        0
+                    };
+                let mut s =
+                    -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                if reduction > 0 && s > alpha {
+                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                }
+                if s > alpha && s < beta {
+                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                } else {
+                    s
+                }
+            };
+            self.keys.pop();
+            if self.stopped {
+                self.moves[ply] = moves;
+                self.order_keys[ply] = keys;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(mv);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if alpha >= beta {
+                        self.reward(pos, mv, ply, depth, &moves[..i]);
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.order_keys[ply] = keys;
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        if !restricted {
+            let mv_bits = best_move.map_or(0, G::move_bits);
+            self.shared
+                .tt
+                .store(key, mv_bits, to_tt(best, ply), 0, depth, bound);
+        }
+        best
+    }
+
+    /// Only noisy moves (towers, captures) until the position is quiet or
+    /// `QSEARCH_MAX_PLIES` deep, with the static evaluation as the score of
+    /// standing still. `qply` counts the plies since the horizon.
+    fn quiesce(&mut self, pos: &G, ply: usize, qply: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        self.pv[ply].clear();
+        if self.should_stop() {
+            return 0;
+        }
+        if let Outcome::Over { result, .. } = pos.outcome() {
+            return outcome_score(result, pos.side_to_move(), ply);
+        }
+        let stand = pos.evaluate().clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
+        if stand >= beta || ply >= MAX_PLY || qply >= QSEARCH_MAX_PLIES {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        moves.retain(|&m| pos.is_noisy(m));
+        let mut best = stand;
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            let score = -self.quiesce(&child, ply + 1, qply + 1, -beta, -alpha);
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        best
+    }
+
+    /// One iteration at the root with an aspiration window around `guess`.
+    fn aspirate(&mut self, root: &G, depth: i32, guess: Option<i32>) -> i32 {
+        let mut delta = ASPIRATION_WINDOW;
+        let (mut alpha, mut beta) = match guess {
+            Some(g) if depth >= ASPIRATION_MIN_DEPTH && g.abs() < WIN_BOUND => {
+                (g - delta, g + delta)
+            }
+            _ => (-WIN, WIN),
+        };
+        loop {
+            let score = self.negamax(root, depth, 0, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                alpha = (alpha - delta).max(-WIN);
+            } else if score >= beta {
+                beta = (beta + delta).min(WIN);
+            } else {
+                return score;
+            }
+            delta *= 2;
+        }
+    }
+}
+
+/// Options of one search call.
+pub struct SearchParams<'a, M> {
+    pub limits: &'a Limits,
+    pub move_overhead_ms: u64,
+    pub threads: usize,
+    /// See `Thread::exact`: the minimax value, for tests; false otherwise.
+    pub exact: bool,
+    /// How many best root moves get a line of their own (MultiPV), at least 1.
+    pub multipv: usize,
+    /// `go searchmoves`: only these root moves are searched; empty means
+    /// all. Moves that are not legal are ignored; if none is, all are searched.
+    pub root_moves: &'a [M],
+}
+
+/// The result of `search`.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    pub best: M,
+    pub score: i32,
+    pub depth: i32,
+    pub pv: Vec<M>,
+    pub nodes: u64,
+}
+
+/// Searches `root` (with `history`: the repetition keys of the game up to and
+/// including the root) and returns a legal move, or `None` if there is none.
+/// The caller checks that the game is not over. `report` is called after each
+/// completed iteration of the main thread, once per MultiPV line, best first;
+/// `heuristics` has one entry per thread that may run. The stop flag in
+/// `shared` ends the search early.
+pub fn search<G: Game>(
+    root: &G,
+    history: &[u64],
+    shared: &Arc<Shared>,
+    heuristics: &mut [Heuristics],
+    params: &SearchParams<G::Move>,
+    report: &mut dyn FnMut(&Info),
+) -> Option<SearchResult<G::Move>> {
+    let deadline = Deadline::new(params.limits, params.move_overhead_ms);
+    shared.tt.new_search();
+    shared.helper_nodes.store(0, Relaxed);
+    let mut root_moves = Vec::new();
+    root.generate_moves(&mut root_moves);
+    let allowed: Vec<G::Move> = root_moves
+        .iter()
+        .copied()
+        .filter(|m| params.root_moves.contains(m))
+        .collect();
+    let allowed = (!allowed.is_empty()).then_some(allowed);
+    let candidates = allowed.as_deref().unwrap_or(&root_moves);
+    let first = *candidates.first()?;
+    let lines = params.multipv.clamp(1, candidates.len());
+    let fallback = SearchResult {
+        best: first,
+        score: 0,
+        depth: 0,
+        pv: vec![first],
+        nodes: 0,
+    };
+    let threads = params.threads.max(1).min(heuristics.len());
+    let (main_heur, helper_heur) = heuristics.split_at_mut(1);
+    let mut result = fallback.clone();
+    std::thread::scope(|scope| {
+        for (i, heur) in helper_heur.iter_mut().take(threads - 1).enumerate() {
+            let limits = params.limits;
+            let shared = &**shared;
+            let allowed = allowed.clone();
+            scope.spawn(move || {
+                let mut t = new_thread::<G>(shared, deadline, limits, false, heur, history, false);
+                t.root_allowed = allowed;
+                // Helpers search every other depth, staggered, so they run
+                // ahead of the main thread and fill the table for it instead
+                // of walking the same nodes at the same time.
+                iterate(
+                    &mut t,
+                    root,
+                    2 + (i as i32 % 2),
+                    HELPER_DEPTH_STEP,
+                    1,
+                    &mut |_| {},
+                );
+            });
+        }
+        let mut t = new_thread::<G>(
+            shared,
+            deadline,
+            params.limits,
+            true,
+            &mut main_heur[0],
+            history,
+            params.exact,
+        );
+        t.root_allowed = allowed.clone();
+        result = iterate(&mut t, root, 1, 1, lines, report).unwrap_or(fallback);
+        result.nodes = t.nodes;
+        shared.abort.store(true, Relaxed);
+    });
+    result.nodes += shared.helper_nodes.load(Relaxed);
+    Some(result)
+}
+
+fn new_thread<'a, G: Game>(
+    shared: &'a Shared,
+    deadline: Deadline,
+    limits: &'a Limits,
+    main: bool,
+    heur: &'a mut Heuristics,
+    history: &[u64],
+    exact: bool,
+) -> Thread<'a, G> {
+    Thread {
+        shared,
+        deadline,
+        limits,
+        main,
+        heur,
+        keys: history.to_vec(),
+        moves: vec![Vec::new(); MAX_PLY + 2],
+        order_keys: vec![Vec::new(); MAX_PLY + 2],
+        pv: vec![Vec::new(); MAX_PLY + 2],
+        nodes: 0,
+        seldepth: 0,
+        stopped: false,
+        exact,
+        root_allowed: None,
+        root_excluded: Vec::new(),
+        nulled: vec![false; MAX_PLY + 2],
+    }
+}
+
+/// Iterative deepening with `lines` principal variations (at most the number
+/// of root moves the thread may search). Line k is searched with the root
+/// moves of lines 1..k excluded, so its score is the k-th best; an iteration
+/// counts only when all its lines are complete.
+fn iterate<G: Game>(
+    t: &mut Thread<G>,
+    root: &G,
+    first_depth: i32,
+    depth_step: i32,
+    lines: usize,
+    report: &mut dyn FnMut(&Info),
+) -> Option<SearchResult<G::Move>> {
+    let max_depth = t.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut best: Option<SearchResult<G::Move>> = None;
+    // The scores of the lines of the last complete iteration: their
+    // aspiration guesses in the next one.
+    let mut guesses: Vec<i32> = Vec::new();
+    let mut depth = first_depth.min(max_depth);
+    while depth <= max_depth {
+        t.seldepth = 0;
+        let mut found: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines);
+        t.root_excluded.clear();
+        for k in 0..lines {
+            let score = t.aspirate(root, depth, guesses.get(k).copied());
+            let pv = t.pv[0].clone();
+            if t.stopped {
+                // An interrupted iteration is used only if it found a move at
+                // all and is not the first: the previous complete one is more
+                // trustworthy.
+                if best.is_none() && found.is_empty() && !pv.is_empty() {
+                    found.push((score, pv));
+                }
+                break;
+            }
+            let Some(&mv) = pv.first() else { break };
+            t.root_excluded.push(mv);
+            found.push((score, pv));
+        }
+        t.root_excluded.clear();
+        if found.is_empty() || (t.stopped && best.is_some()) {
+            break;
+        }
+        // Reductions can let a later line score above an earlier one.
+        found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+        let (score, pv) = &found[0];
+        best = Some(SearchResult {
+            best: pv[0],
+            score: *score,
+            depth,
+            pv: pv.clone(),
+            nodes: t.nodes,
+        });
+        if t.main {
+            for (k, (score, pv)) in found.iter().enumerate() {
+                report(&Info {
+                    multipv: k + 1,
+                    depth,
+                    seldepth: t.seldepth,
+                    score: *score,
+                    nodes: t.nodes + t.shared.helper_nodes.load(Relaxed),
+                    time_ms: t.deadline.elapsed().as_millis() as u64,
+                    hashfull: t.shared.tt.hashfull(),
+                    pv: pv.iter().map(|m| m.to_string()).collect(),
+                });
+            }
+        }
+        if t.stopped || t.shared.stopping() {
+            break;
+        }
+        // A forced result is final once the search is deep enough to see it
+        // (for every line).
+        if found
+            .iter()
+            .all(|&(s, _)| s.abs() > WIN_BOUND && depth >= WIN - s.abs())
+        {
+            break;
+        }
+        if t.main && t.deadline.past_soft() {
+            break;
+        }
+        guesses = found.iter().map(|&(s, _)| s).collect();
+        depth += depth_step;
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Every root move (of `only`, if it names any legal one) with its score from
+/// a full-window search to `limits.depth` (for the weaker levels, which
+/// choose among them), and the nodes searched. Stops early, keeping the moves
+/// scored so far, when the limits or the stop flag say so.
+pub fn root_scores<G: Game>(
+    root: &G,
+    history: &[u64],
+    shared: &Arc<Shared>,
+    heuristics: &mut Heuristics,
+    limits: &Limits,
+    move_overhead_ms: u64,
+    only: &[G::Move],
+) -> (Vec<(G::Move, i32)>, u64) {
+    let deadline = Deadline::new(limits, move_overhead_ms);
+    shared.tt.new_search();
+    let mut t = new_thread::<G>(shared, deadline, limits, true, heuristics, history, false);
+    let depth = limits.depth.unwrap_or(1).max(1);
+    let mut moves = Vec::new();
+    root.generate_moves(&mut moves);
+    if moves.iter().any(|m| only.contains(m)) {
+        moves.retain(|m| only.contains(m));
+    }
+    let mut scored = Vec::with_capacity(moves.len());
+    for mv in moves {
+        let mut child = root.clone();
+        child.play(mv);
+        t.keys.push(child.repetition_key());
+        let score = -t.negamax(&child, depth - 1, 1, -WIN, WIN);
+        t.keys.pop();
+        if t.stopped && !scored.is_empty() {
+            break;
+        }
+        scored.push((mv, score));
+    }
+    (scored, t.nodes)
+}

@@ -1,0 +1,67 @@
+//! Silo solved in play: table files holding the exact value of every
+//! position of one configuration (row length, checkers per player), built
+//! by a parallel retrograde sweep, checked by an independent verifier, and
+//! probed by the engine, the arena and the browser board.
+//! protocol.md documents the file byte by byte.
+
+pub mod blocks;
+pub mod build;
+pub mod format;
+pub mod probe;
+#[cfg(test)]
+mod tests;
+pub mod verify;
+
+use std::path::Path;
+
+use stackfish_games::silo::Silo;
+use stackfish_games::Game;
+
+pub use format::Config;
+pub use probe::{Table, TableSet};
+
+/// `stackfish solve --write <path>`: builds the table of the configuration
+/// of `root` (its row length and checkers), writes it, reads the root's
+/// value back from the file, and returns the statistics to print.
+pub fn build_command(
+    root: &Silo,
+    path: &Path,
+    progress: build::Progress,
+) -> Result<String, String> {
+    let config = Config::of(root)?;
+    let built = build::build(config, progress)?;
+    built
+        .write(path)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let table = Table::open(path).map_err(|e| e.to_string())?;
+    let value = table
+        .value(root)
+        .ok_or("the written table does not cover its root")?;
+    let line: Vec<String> = table.line(root).iter().map(|m| m.to_string()).collect();
+    let h = table.header();
+    Ok(format!(
+        "Configuration: {}\nPosition: {}\nValue: {} for player {} to move\nLine: {}\n{}Moves followed backwards: {}\nChecksum (SHA-256 of the entries): {}\nWritten: {} ({} bytes)\n",
+        config,
+        root.fen(),
+        value,
+        root.side_to_move().digit(),
+        line.join(" "),
+        h.statistics(),
+        built.edges,
+        format::hex(&h.checksum),
+        path.display(),
+        table.bytes().len()
+    ))
+}
+
+/// `stackfish solve --verify <path>`: `verified: N positions`, or what is
+/// wrong.
+pub fn verify_command(path: &Path, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<String, String> {
+    let table = Table::open(path).map_err(|e| e.to_string())?;
+    let n = verify::verify(table.bytes(), progress).map_err(|e| e.to_string())?;
+    Ok(format!(
+        "Configuration: {}\n{}verified: {n} positions\n",
+        table.config(),
+        table.header().statistics()
+    ))
+}

@@ -1,0 +1,443 @@
+//! The engines the board offers: stackfish in this process, and any UGI
+//! engine given with `--engine`, driven by the arena's own engine code
+//! (process group, transport, handshake, deadlines). Each search runs on a
+//! thread of the caller's; a searcher reports every `info` line as it comes
+//! and never waits longer than its deadline.
+
+use std::collections::HashSet;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use stackfish_client::engine::{
+    spawn_process, Engine, InfoLine, Logger, Score, SearchError, StartError,
+};
+use stackfish_client::spec::{EngineSpec, Timeouts, DEFAULT_TIME_MARGIN_MS, MOVE_GRACE_MS};
+use stackfish_engine::{self as engine, BestMove, GoParams, Options, Session};
+use stackfish_search::{self as search, Info, Shared};
+
+/// The engine in this process, always offered first.
+pub const BUILTIN: &str = "stackfish";
+/// Transposition table of each stackfish searcher (one per player and one
+/// for analysis): enough for minute-long thoughts, small beside a browser.
+pub const HASH_MB: usize = 32;
+/// After `stop`, an engine has this long to answer `bestmove`.
+pub const STOP_GRACE: Duration = Duration::from_secs(2);
+/// An engine thinking `movetime T` is given up on after T plus this.
+pub const MOVE_MARGIN_MS: u64 = DEFAULT_TIME_MARGIN_MS + MOVE_GRACE_MS + 400;
+/// Startup, ping and the first `readyok` of an external engine.
+pub const DEFAULT_STARTUP_MS: u64 = 10_000;
+/// The arena's engine keys that make sense for the board: the page sets
+/// each search's limit, so `tc`, `st`, `depth`, `nodes` are refused.
+const ENGINE_KEYS: &[&str] = &["name", "cmd", "args", "proto", "dir"];
+
+/// The engines `--engine` adds, and the deadlines they run under.
+#[derive(Clone, Debug, Default)]
+pub struct Roster {
+    specs: Vec<EngineSpec>,
+    timeouts: Timeouts,
+}
+
+impl Roster {
+    /// Reads `--engine` groups in the arena's syntax (`name=A cmd=path
+    /// [args="..."] [proto=ugi|uci] [dir=...] [option.X=v]`).
+    pub fn from_groups(groups: &[Vec<String>], startup_ms: u64) -> Result<Roster, String> {
+        let mut specs = Vec::new();
+        let mut names: HashSet<String> = HashSet::from([BUILTIN.to_string()]);
+        for tokens in groups {
+            for t in tokens {
+                let key = t.split_once('=').map_or(t.as_str(), |(k, _)| k);
+                if !ENGINE_KEYS.contains(&key) && !key.starts_with("option.") {
+                    return Err(format!(
+                        "engine setting '{t}': the board takes {} and option.X (the page sets the time)",
+                        ENGINE_KEYS.join(", ")
+                    ));
+                }
+            }
+            let mut spec = EngineSpec::default();
+            spec.apply_tokens(tokens)?;
+            if spec.name.is_empty() || spec.cmd.is_empty() {
+                return Err(format!(
+                    "--engine {}: name= and cmd= are required",
+                    tokens.join(" ")
+                ));
+            }
+            if !names.insert(spec.name.clone()) {
+                return Err(format!("two engines are named '{}'", spec.name));
+            }
+            specs.push(spec);
+        }
+        let timeouts = Timeouts {
+            startup_ms,
+            ping_ms: startup_ms,
+            ..Timeouts::default()
+        };
+        Ok(Roster { specs, timeouts })
+    }
+
+    /// Every engine's name, stackfish first.
+    pub fn names(&self) -> Vec<String> {
+        std::iter::once(BUILTIN.to_string())
+            .chain(self.specs.iter().map(|s| s.name.clone()))
+            .collect()
+    }
+
+    pub fn knows(&self, name: &str) -> bool {
+        name == BUILTIN || self.specs.iter().any(|s| s.name == name)
+    }
+
+    /// A new searcher for `name` (not started: external engines start on
+    /// their first search).
+    pub fn searcher(&self, name: &str) -> Option<Box<dyn Searcher>> {
+        if name == BUILTIN {
+            return Some(Box::new(Builtin::new()));
+        }
+        let spec = self.specs.iter().find(|s| s.name == name)?;
+        Some(Box::new(External {
+            spec: spec.clone(),
+            timeouts: self.timeouts,
+            engine: None,
+            variant: None,
+            round: None,
+            multipv: 1,
+        }))
+    }
+}
+
+/// One search as the board asks for it.
+#[derive(Clone, Debug)]
+pub struct Job {
+    pub variant: &'static str,
+    pub start_fen: String,
+    pub moves: Vec<String>,
+    /// A new game for the engine when this changes.
+    pub round: u64,
+    pub limit: JobLimit,
+    /// stackfish's `Level` (external engines play at their own strength).
+    pub level: u8,
+    pub multipv: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobLimit {
+    Move {
+        movetime_ms: u64,
+        depth: Option<i32>,
+    },
+    /// Until stopped: analysis.
+    Infinite,
+}
+
+/// One line of an engine's report, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// 1 for the best line.
+    pub multipv: u32,
+    pub depth: u32,
+    /// From the side to move.
+    pub score: Score,
+    pub nodes: u64,
+    pub time_ms: u64,
+    pub pv: Vec<String>,
+}
+
+impl Report {
+    fn from_info(info: &Info) -> Report {
+        Report {
+            multipv: u32::try_from(info.multipv).unwrap_or(1).max(1),
+            depth: info.depth.max(0) as u32,
+            score: match search::mate_in(info.score) {
+                Some(n) => Score::Mate(n),
+                None => Score::Cp(info.score),
+            },
+            nodes: info.nodes,
+            time_ms: info.time_ms,
+            pv: info.pv.clone(),
+        }
+    }
+
+    /// An engine's `info` line, if it carries a scored line.
+    fn from_line(line: &str) -> Option<Report> {
+        let info = InfoLine::parse(line);
+        if info.string {
+            return None;
+        }
+        Some(Report {
+            multipv: info.multipv.unwrap_or(1).max(1),
+            depth: info.depth.unwrap_or(0),
+            score: info.score?,
+            nodes: info.nodes.unwrap_or(0),
+            time_ms: info.time_ms.unwrap_or(0),
+            pv: info.pv,
+        })
+    }
+}
+
+/// What a search ended with. An `Err` from `run` is an engine that failed
+/// (with the text for the page); it has been restarted if it could be.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The move as the engine sent it: the board referees it.
+    Move { mv: String },
+    /// The engine saw nothing to play (stackfish on a finished game).
+    NoMove(String),
+}
+
+pub trait Searcher: Send {
+    /// Searches until the job's limit or until `stop` is set (looked at
+    /// every few milliseconds). `Err`: the engine failed, with the text for
+    /// the page; it is killed, and `restart` brings up a new one.
+    fn run(
+        &mut self,
+        job: &Job,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Report),
+    ) -> Result<Finish, String>;
+    /// Starts a new process after a failure; says why it could not.
+    fn restart(&mut self, variant: &'static str) -> Result<(), String>;
+    /// Ends the engine's process, if it has one.
+    fn close(self: Box<Self>);
+}
+
+/// How often stackfish's search is told of a stop asked for from outside.
+const STOP_POLL: Duration = Duration::from_millis(5);
+
+/// stackfish itself, with its own table.
+struct Builtin {
+    session: Option<Box<dyn Session>>,
+    shared: Arc<Shared>,
+    round: Option<u64>,
+}
+
+impl Builtin {
+    fn new() -> Builtin {
+        Builtin {
+            session: None,
+            shared: Arc::new(Shared::new(HASH_MB)),
+            round: None,
+        }
+    }
+}
+
+impl Searcher for Builtin {
+    fn run(
+        &mut self,
+        job: &Job,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Report),
+    ) -> Result<Finish, String> {
+        let mut session = match self.session.take() {
+            Some(s) if s.variant() == job.variant => s,
+            _ => engine::new_session(job.variant)
+                .ok_or_else(|| format!("stackfish does not play {}", job.variant))?,
+        };
+        if self.round != Some(job.round) {
+            // Fresh heuristics and a new level seed for each game.
+            session.new_game();
+            self.round = Some(job.round);
+        }
+        let moves: Vec<&str> = job.moves.iter().map(String::as_str).collect();
+        session
+            .set_position(Some(&job.start_fen), &moves)
+            .map_err(|e| format!("stackfish refused the position: {e}"))?;
+        let params = match job.limit {
+            JobLimit::Move { movetime_ms, depth } => GoParams {
+                move_time: Some(movetime_ms),
+                depth,
+                ..GoParams::default()
+            },
+            JobLimit::Infinite => GoParams {
+                infinite: true,
+                ..GoParams::default()
+            },
+        };
+        let options = Options {
+            hash_mb: HASH_MB,
+            // The page is for playing; one thread leaves the machine usable.
+            threads: 1,
+            // Nothing travels between the server and its engine.
+            move_overhead_ms: 0,
+            level: job.level,
+            multipv: usize::from(job.multipv),
+            tables: None,
+        };
+        self.shared.arm();
+        let shared = &self.shared;
+        let done = AtomicBool::new(false);
+        let best = std::thread::scope(|scope| {
+            // The search looks at its own flag; this carries ours over.
+            scope.spawn(|| {
+                while !done.load(Relaxed) {
+                    if stop.load(Relaxed) {
+                        shared.stop.store(true, Relaxed);
+                        return;
+                    }
+                    std::thread::sleep(STOP_POLL);
+                }
+            });
+            // A bug in the search must leave a board that still answers.
+            let best = catch_unwind(AssertUnwindSafe(|| {
+                session.go(shared, &params, &options, &mut |info| {
+                    report(Report::from_info(info))
+                })
+            }));
+            done.store(true, Relaxed);
+            best
+        });
+        match best {
+            Ok(BestMove::Move { best, .. }) => {
+                self.session = Some(session);
+                Ok(Finish::Move { mv: best })
+            }
+            Ok(BestMove::GameOver(reason)) => {
+                self.session = Some(session);
+                Ok(Finish::NoMove(reason.to_string()))
+            }
+            // The session may be half-updated: the next search starts afresh.
+            Err(_) => Err("stackfish failed while thinking".into()),
+        }
+    }
+
+    fn restart(&mut self, _variant: &'static str) -> Result<(), String> {
+        Ok(())
+    }
+
+    fn close(self: Box<Self>) {}
+}
+
+/// A UGI (or UCI) engine process.
+struct External {
+    spec: EngineSpec,
+    timeouts: Timeouts,
+    engine: Option<Engine>,
+    /// The variant the running process was set up for.
+    variant: Option<&'static str>,
+    round: Option<u64>,
+    multipv: u8,
+}
+
+impl External {
+    fn start(&mut self, variant: &'static str) -> Result<(), String> {
+        if let Some(old) = self.engine.take() {
+            old.quit();
+        }
+        let started = Engine::start(
+            &self.spec,
+            variant,
+            self.timeouts,
+            Logger::default(),
+            0,
+            &spawn_process,
+        );
+        match started {
+            Ok(e) => {
+                self.engine = Some(e);
+                self.variant = Some(variant);
+                self.round = None;
+                self.multipv = 1;
+                Ok(())
+            }
+            Err(StartError::Spawn(e)) => Err(e.to_string()),
+            Err(StartError::Fault(f)) => Err(format!("{}: {}", self.spec.name, f.text)),
+        }
+    }
+
+    /// Kills the engine after a fault; says what happened.
+    fn fail(&mut self, what: String) -> String {
+        if let Some(e) = self.engine.take() {
+            e.kill();
+        }
+        what
+    }
+
+    fn prepare(&mut self, job: &Job) -> Result<(), String> {
+        if self.engine.is_none() || self.variant != Some(job.variant) {
+            self.start(job.variant)?;
+        }
+        let name = self.spec.name.clone();
+        let Some(engine) = self.engine.as_mut() else {
+            return Err(format!("{name} is not running"));
+        };
+        let fault = |f: stackfish_client::engine::Fault| format!("{name} {}", f.text);
+        if self.round != Some(job.round) {
+            engine.new_game().map_err(fault)?;
+            self.round = Some(job.round);
+        }
+        let has_multipv = engine
+            .options
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case("multipv"))
+            .map(|o| o.name.clone());
+        if let Some(option) = has_multipv {
+            if self.multipv != job.multipv {
+                engine
+                    .send(&format!("setoption name {option} value {}", job.multipv))
+                    .map_err(fault)?;
+                self.multipv = job.multipv;
+            }
+        }
+        // Alive and done with whatever came before.
+        engine.ping().map_err(fault)
+    }
+}
+
+impl Searcher for External {
+    fn run(
+        &mut self,
+        job: &Job,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(Report),
+    ) -> Result<Finish, String> {
+        if let Err(what) = self.prepare(job) {
+            return Err(self.fail(what));
+        }
+        let name = self.spec.name.clone();
+        let Some(engine) = self.engine.as_mut() else {
+            return Err(format!("{name} is not running"));
+        };
+        let mut position = format!("position fen {}", job.start_fen);
+        if !job.moves.is_empty() {
+            position.push_str(" moves ");
+            position.push_str(&job.moves.join(" "));
+        }
+        let (go, deadline) = match job.limit {
+            JobLimit::Move { movetime_ms, depth } => {
+                let mut go = format!("go movetime {movetime_ms}");
+                if let Some(d) = depth {
+                    go.push_str(&format!(" depth {d}"));
+                }
+                let wait = Duration::from_millis(movetime_ms + MOVE_MARGIN_MS);
+                (go, Instant::now() + wait)
+            }
+            // Analysis ends with `stop`; the grace after it is the deadline.
+            JobLimit::Infinite => (
+                "go infinite".to_string(),
+                Instant::now() + Duration::from_secs(365 * 24 * 3600),
+            ),
+        };
+        let result = engine.search_live(&position, &go, deadline, stop, STOP_GRACE, &mut |l| {
+            if let Some(r) = Report::from_line(l) {
+                report(r)
+            }
+        });
+        match result {
+            Ok(reply) => Ok(Finish::Move { mv: reply.mv }),
+            Err(SearchError::NoReply { waited }) => Err(self.fail(format!(
+                "{name} sent no bestmove within {} ms",
+                waited.as_millis()
+            ))),
+            Err(SearchError::Fault(f)) => Err(self.fail(format!("{name} {}", f.text))),
+        }
+    }
+
+    fn restart(&mut self, variant: &'static str) -> Result<(), String> {
+        self.start(variant)
+    }
+
+    fn close(mut self: Box<Self>) {
+        if let Some(e) = self.engine.take() {
+            e.quit();
+        }
+    }
+}

@@ -1,0 +1,235 @@
+//! `stackfish serve`: a local web page to play and analyse with engines.
+//! hyper on tokio carries HTTP, with a deadline on every phase of a request
+//! (`http.rs`); axum routes each request to the JSON API of `state.rs` or to
+//! the page, which is compiled into the binary (nothing is ever read from
+//! disk). The API is documented in protocol.md.
+
+pub mod engines;
+pub mod eval;
+pub mod explorer;
+pub mod files;
+mod http;
+mod state;
+mod view;
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::sync::{watch, Semaphore};
+
+pub use engines::Roster;
+pub use state::{
+    ApiError, App, DEFAULT_MOVE_TIME_MS, MAX_ANALYSIS_LINES, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
+};
+pub use view::StateView;
+
+use stackfish_tables::TableSet;
+
+pub const DEFAULT_PORT: u16 = 8080;
+pub const DEFAULT_HOST: &str = "127.0.0.1";
+/// Every request body the page sends is well under a kilobyte (a FEN is
+/// about a hundred bytes), but for an uploaded StackAndConquer file, a few
+/// kilobytes (`files::MAX_FILE_BYTES`).
+pub const BODY_LIMIT: usize = 64 * 1024;
+/// A request head (request line and headers) must be in by then, counted
+/// from the connection's first byte or the end of its previous request; a
+/// connection that says nothing for this long is closed too.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
+/// A request body must be in by then: a client trickling bytes gets a 408.
+pub const BODY_TIMEOUT: Duration = Duration::from_secs(5);
+/// A whole request, body and answer: the longest wait inside is a search
+/// being cancelled, which takes well under a second.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+/// Connections open at once (the page keeps one or two per tab); more are
+/// closed as soon as they are accepted.
+pub const MAX_CONNECTIONS: usize = 256;
+/// Event streams open at once (one per open page): a client that never
+/// reads its stream would hold its connection for ever, so they are fewer
+/// than the connections and the board stays reachable.
+pub const MAX_EVENT_STREAMS: usize = 32;
+/// After a shutdown starts, open connections get this long to finish.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(1);
+/// Threads answering requests: the page's traffic is a few requests a
+/// second; the engines think on threads of their own.
+const IO_THREADS: usize = 2;
+/// Threads for requests that wait on the game's locks (a cancelled search).
+const MAX_BLOCKING_THREADS: usize = 8;
+/// An idle blocking thread ends after this, so a burst leaves none behind.
+const BLOCKING_KEEP_ALIVE: Duration = Duration::from_secs(1);
+
+/// What a server offers beyond stackfish and the page.
+#[derive(Debug, Default)]
+pub struct ServeOptions {
+    /// The engines `--engine` adds.
+    pub roster: Roster,
+    /// `--silo-tables`: the Silo tables the explorer shows.
+    pub silo_tables: Option<TableSet>,
+}
+
+/// A running server: the runtime, the listening task and the game.
+pub struct WebServer {
+    runtime: Option<tokio::runtime::Runtime>,
+    addr: SocketAddr,
+    app: Arc<App>,
+    stop: watch::Sender<bool>,
+    acceptor: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl WebServer {
+    /// Binds `host:port` (port 0: any free port) and starts answering,
+    /// with stackfish as the only engine.
+    pub fn start(host: &str, port: u16) -> Result<WebServer, String> {
+        WebServer::start_with(host, port, ServeOptions::default())
+    }
+
+    /// `start`, offering the engines and tables of `options`.
+    pub fn start_with(host: &str, port: u16, options: ServeOptions) -> Result<WebServer, String> {
+        let listener = std::net::TcpListener::bind((host, port))
+            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(IO_THREADS)
+            .max_blocking_threads(MAX_BLOCKING_THREADS)
+            .thread_keep_alive(BLOCKING_KEEP_ALIVE)
+            .thread_name("web-io")
+            .enable_io()
+            .enable_time()
+            .build()
+            .map_err(|e| format!("cannot start the server threads: {e}"))?;
+        let listener = {
+            let _inside = runtime.enter();
+            tokio::net::TcpListener::from_std(listener)
+                .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?
+        };
+        let app = App::new(options.roster, options.silo_tables)?;
+        let (stop, stopped) = watch::channel(false);
+        let router = http::router(app.clone(), host, stopped.clone());
+        let acceptor = runtime.spawn(accept_loop(listener, router, stopped));
+        Ok(WebServer {
+            runtime: Some(runtime),
+            addr,
+            app,
+            stop,
+            acceptor: Some(acceptor),
+        })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The address to open in a browser.
+    pub fn url(&self) -> String {
+        let host = match self.addr.ip() {
+            ip if ip.is_unspecified() => "127.0.0.1".to_string(),
+            IpAddr::V6(ip) => format!("[{ip}]"),
+            IpAddr::V4(ip) => ip.to_string(),
+        };
+        format!("http://{host}:{}/", self.addr.port())
+    }
+
+    /// Serves until the process ends.
+    pub fn wait(mut self) {
+        if let (Some(runtime), Some(acceptor)) = (&self.runtime, self.acceptor.take()) {
+            let _ = runtime.block_on(acceptor);
+        }
+    }
+
+    /// Stops accepting, closes the connections, stops the engine, and
+    /// returns when all of it is done.
+    pub fn shutdown(mut self) {
+        self.close();
+    }
+
+    fn close(&mut self) {
+        let _ = self.stop.send(true);
+        if let (Some(runtime), Some(acceptor)) = (&self.runtime, self.acceptor.take()) {
+            let _ = runtime.block_on(acceptor);
+        }
+        self.app.shutdown();
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_timeout(SHUTDOWN_GRACE);
+        }
+    }
+}
+
+impl Drop for WebServer {
+    fn drop(&mut self) {
+        if self.runtime.is_some() {
+            self.close();
+        }
+    }
+}
+
+/// Accepts connections until told to stop; each is served by a task of its
+/// own with hyper's deadline on the request head.
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    mut stop: watch::Receiver<bool>,
+) {
+    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let stream = tokio::select! {
+            _ = stop.changed() => return,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    // Out of file descriptors and the like: retry, but
+                    // without spinning on an error that persists.
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    continue;
+                }
+            },
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            // Closing at once costs nothing; queueing would hold a socket.
+            drop(stream);
+            continue;
+        };
+        let service = TowerToHyperService::new(router.clone());
+        let mut stop = stop.clone();
+        tokio::spawn(async move {
+            let _slot = slot;
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(TokioIo::new(stream), service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = stop.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+                }
+            }
+        });
+    }
+}
+
+/// Opens the page in the desktop's browser; failing is not an error, the
+/// URL is printed anyway.
+pub fn open_browser(url: &str) -> Result<(), String> {
+    let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
+        ("open", vec![url])
+    } else if cfg!(windows) {
+        ("cmd", vec!["/C", "start", "", url])
+    } else {
+        ("xdg-open", vec![url])
+    };
+    std::process::Command::new(program)
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(|_| ())
+        .map_err(|e| format!("cannot run {program}: {e}"))
+}
