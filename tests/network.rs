@@ -114,7 +114,7 @@ fn a_network_file_that_does_not_read_is_reported_and_the_built_in_one_plays() {
     );
     // The same move as the built-in network plays (the search is
     // deterministic at a node count with one thread).
-    let builtin = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/game/mixtour/net.bin");
+    let builtin = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/games/src/mixtour/net.bin");
     assert_eq!(best, engine_move(&builtin).0);
 }
 

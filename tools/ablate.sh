@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What an evaluation term is worth: build stackfish with the term(s) weighed
-# zero (STACKFISH_ABLATE, see src/game/ablate.rs), then play an SPRT of the
+# zero (STACKFISH_ABLATE, see crates/games/src/ablate.rs), then play an SPRT of the
 # normal engine (candidate) against the ablated one (base). H1 accepted
 # means the term helps by the bounds; H0 accepted means it does not.
 #

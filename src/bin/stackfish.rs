@@ -160,7 +160,7 @@ enum Command {
         #[arg(required = true)]
         records: Vec<std::path::PathBuf>,
         /// Where to write the network.
-        #[arg(long, default_value = "src/game/mixtour/net.bin")]
+        #[arg(long, default_value = "crates/games/src/mixtour/net.bin")]
         out: std::path::PathBuf,
         #[arg(long, default_value_t = 30)]
         epochs: usize,

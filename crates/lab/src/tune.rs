@@ -53,7 +53,7 @@ impl Tunable for Mixtour {
     }
 
     fn weights_array(_: &MixtourVariant) -> &'static str {
-        "WEIGHTS in src/game/mixtour/eval.rs"
+        "WEIGHTS in crates/games/src/mixtour/eval.rs"
     }
 
     fn features(&self) -> Vec<i32> {
@@ -86,8 +86,10 @@ impl Tunable for CoinStack {
 
     fn weights_array(variant: &CoinStackVariant) -> &'static str {
         match variant {
-            CoinStackVariant::CoinStack => "WEIGHTS_COINSTACK in src/game/coinstack/eval.rs",
-            CoinStackVariant::Focus => "WEIGHTS_FOCUS in src/game/coinstack/eval.rs",
+            CoinStackVariant::CoinStack => {
+                "WEIGHTS_COINSTACK in crates/games/src/coinstack/eval.rs"
+            }
+            CoinStackVariant::Focus => "WEIGHTS_FOCUS in crates/games/src/coinstack/eval.rs",
         }
     }
 

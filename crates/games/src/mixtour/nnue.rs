@@ -1,7 +1,7 @@
 //! A small learned evaluation for the standard game (5 x 5 board, one point
 //! wins): one hidden layer over sparse inputs, plus the linear terms of
 //! `eval` with weights of its own, all in integers. Trained by
-//! `stackfish train` (src/train.rs) on positions of recorded games; the
+//! `stackfish train` (crates/lab/src/train.rs) on positions of recorded games; the
 //! weights ship in `net.bin` next to this file. Other boards and goals keep
 //! the linear evaluation alone.
 //!

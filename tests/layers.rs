@@ -1,0 +1,191 @@
+//! The architecture is kept by the compiler only if the crate graph is the
+//! one docs/architecture.md draws. This test reads the page's table of
+//! allowed arrows (the `layers` block) and fails when a crate of the
+//! workspace depends on one of ours the page does not allow it, when a
+//! crate is missing from the page, and when the core crates (rules, search,
+//! engine) reach, for the browser's target, a crate that needs an operating
+//! system (an async runtime, memory maps, C libraries, signals, OS
+//! randomness).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The core crates, which must build for `wasm32-unknown-unknown`.
+const CORE: [&str; 3] = ["stackfish-games", "stackfish-search", "stackfish-engine"];
+
+/// Crates the core must never reach on the browser's target: each needs an
+/// operating system the browser does not have.
+const NOT_IN_THE_BROWSER: [&str; 9] = [
+    "tokio",
+    "mio",
+    "memmap2",
+    "zstd",
+    "zstd-sys",
+    "signal-hook",
+    "libc",
+    "getrandom",
+    "rayon",
+];
+
+/// The page's allowed arrows: crate -> the crates of ours it may use.
+fn allowed_arrows() -> BTreeMap<String, BTreeSet<String>> {
+    let page = std::fs::read_to_string(Path::new(ROOT).join("docs/architecture.md"))
+        .expect("docs/architecture.md is readable");
+    let block = page
+        .split("```layers\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .expect("docs/architecture.md has a ```layers block");
+    let mut arrows = BTreeMap::new();
+    for line in block.lines().filter(|l| !l.trim().is_empty()) {
+        let (name, uses) = line
+            .split_once(':')
+            .unwrap_or_else(|| panic!("layers line without ':': {line}"));
+        let uses: BTreeSet<String> = uses
+            .split(',')
+            .map(str::trim)
+            .filter(|u| !u.is_empty() && *u != "-")
+            .map(String::from)
+            .collect();
+        arrows.insert(name.trim().to_string(), uses);
+    }
+    arrows
+}
+
+fn cargo(args: &[&str]) -> String {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let out = Command::new(cargo)
+        .args(args)
+        .current_dir(ROOT)
+        .output()
+        .expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "cargo {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("cargo prints UTF-8")
+}
+
+/// Every workspace package with the workspace packages it depends on for
+/// building its library and binaries (dev-dependencies are tests' business).
+fn workspace_arrows() -> BTreeMap<String, BTreeSet<String>> {
+    let meta: Value = serde_json::from_str(&cargo(&[
+        "metadata",
+        "--format-version",
+        "1",
+        "--no-deps",
+        "--offline",
+    ]))
+    .expect("cargo metadata is JSON");
+    let packages = meta["packages"].as_array().expect("packages");
+    let ours: BTreeSet<String> = packages
+        .iter()
+        .map(|p| p["name"].as_str().expect("name").to_string())
+        .collect();
+    packages
+        .iter()
+        .map(|p| {
+            let deps = p["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .filter(|d| d["kind"].is_null() || d["kind"] == "build")
+                .map(|d| d["name"].as_str().expect("dependency name").to_string())
+                .filter(|d| ours.contains(d))
+                .collect();
+            (p["name"].as_str().expect("name").to_string(), deps)
+        })
+        .collect()
+}
+
+#[test]
+fn every_crate_uses_only_the_layers_the_architecture_page_allows() {
+    let allowed = allowed_arrows();
+    let actual = workspace_arrows();
+    assert!(
+        actual.len() >= 11,
+        "the workspace has its crates: {actual:?}"
+    );
+    let mut wrong = Vec::new();
+    for (name, deps) in &actual {
+        let Some(may) = allowed.get(name) else {
+            wrong.push(format!("{name} has no line in the layers block"));
+            continue;
+        };
+        for dep in deps.difference(may) {
+            wrong.push(format!("{name} uses {dep}, which the page does not allow"));
+        }
+    }
+    for name in allowed.keys().filter(|n| !actual.contains_key(*n)) {
+        wrong.push(format!("the page names {name}, which is not a crate"));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_page_forbids_the_arrows_that_matter() {
+    // The table itself could drift: these arrows are what the layers are for.
+    let allowed = allowed_arrows();
+    let uses = |a: &str, b: &str| allowed.get(a).is_some_and(|s| s.contains(b));
+    assert!(
+        allowed["stackfish-games"].is_empty(),
+        "the rules use nothing of ours"
+    );
+    assert_eq!(
+        allowed["stackfish-search"],
+        BTreeSet::from(["stackfish-games".to_string()]),
+        "the search uses only the rules"
+    );
+    for engine_side in ["stackfish-search", "stackfish-engine"] {
+        assert!(
+            !uses("stackfish-arena", engine_side),
+            "the arena trusts no engine"
+        );
+    }
+    assert!(
+        !uses("stackfish-web", "stackfish-arena"),
+        "the board is not the arena"
+    );
+    for core in CORE {
+        assert!(
+            !uses(core, "stackfish-tables"),
+            "{core} reads no table files"
+        );
+    }
+}
+
+#[test]
+fn the_core_reaches_no_operating_system_crate_on_the_browser_target() {
+    for core in CORE {
+        let tree = cargo(&[
+            "tree",
+            "--offline",
+            "-p",
+            core,
+            "--target",
+            "wasm32-unknown-unknown",
+            "-e",
+            "normal",
+            "--prefix",
+            "none",
+            "--format",
+            "{p}",
+        ]);
+        let crates: BTreeSet<&str> = tree
+            .lines()
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert!(crates.contains(core), "cargo tree lists {core}: {tree}");
+        let bad: Vec<&&str> = NOT_IN_THE_BROWSER
+            .iter()
+            .filter(|c| crates.contains(**c))
+            .collect();
+        assert!(bad.is_empty(), "{core} reaches {bad:?} on wasm32:\n{tree}");
+    }
+}
