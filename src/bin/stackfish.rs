@@ -692,7 +692,7 @@ fn use_network_of_environment() {
     }
     let read = std::fs::read(&value)
         .map_err(|e| e.to_string())
-        .and_then(|bytes| Network::from_bytes(&bytes));
+        .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
     match read {
         Ok(net) => {
             install(Some(net));

@@ -1,32 +1,43 @@
 //! `stackfish solve`: the root from a game name and a position string, the
 //! solve by the method named, and the report the binary prints.
 
-use super::{solve, Method, Solution, SolveLimits};
+use super::{solve, Method, Solution, SolveError, SolveLimits};
 use crate::silo::Silo;
-use crate::Game;
+use crate::{FenError, Game, UnknownGame};
+
+/// Why `stackfish solve` could not start or finish.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CommandError {
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    /// A game the registry knows, but not a Silo variant.
+    #[error("no solver for game '{0}' (only Silo)")]
+    NoSolver(String),
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    #[error("unknown method '{0}' (auto, reachable, full)")]
+    UnknownMethod(String),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+}
 
 /// The root of `stackfish solve`: the position `fen` of game `name` (only
 /// Silo variants), or the variant's start.
-pub fn root(name: &str, fen: Option<&str>) -> Result<Silo, String> {
+pub fn root(name: &str, fen: Option<&str>) -> Result<Silo, CommandError> {
     struct Root<'a>(Option<&'a str>);
     impl crate::VariantVisitor for Root<'_> {
-        type Output = Result<Silo, String>;
+        type Output = Result<Silo, CommandError>;
         fn visit<G: Game>(self, name: &'static str, variant: G::Variant) -> Self::Output {
             let variant = (&variant as &dyn std::any::Any)
                 .downcast_ref::<crate::silo::SiloVariant>()
-                .ok_or_else(|| format!("no solver for game '{name}' (only Silo)"))?;
+                .ok_or_else(|| CommandError::NoSolver(name.to_string()))?;
             match self.0 {
-                Some(fen) => Silo::from_fen(variant, fen).map_err(|e| e.to_string()),
+                Some(fen) => Ok(Silo::from_fen(variant, fen)?),
                 None => Ok(Silo::start(variant)),
             }
         }
     }
-    crate::with_variant(name, Root(fen)).unwrap_or_else(|| {
-        Err(format!(
-            "unknown game '{name}' (known: {})",
-            crate::variant_names().join(", ")
-        ))
-    })
+    crate::with_variant(name, Root(fen)).unwrap_or_else(|| Err(UnknownGame::new(name).into()))
 }
 
 /// Runs `stackfish solve`: reads variant `name` (through the registry; only
@@ -36,19 +47,19 @@ pub fn solve_command(
     name: &str,
     fen: Option<&str>,
     method: &str,
-) -> Result<(Silo, Solution), String> {
+) -> Result<(Silo, Solution), CommandError> {
     let method = match method {
         "auto" => Method::Auto,
         "reachable" => Method::Reachable,
         "full" => Method::FullSpace,
-        other => return Err(format!("unknown method '{other}' (auto, reachable, full)")),
+        other => return Err(CommandError::UnknownMethod(other.to_string())),
     };
     let limits = SolveLimits {
         method,
         ..SolveLimits::default()
     };
     let root = root(name, fen)?;
-    let solution = solve(&root, &limits).map_err(|e| e.to_string())?;
+    let solution = solve(&root, &limits)?;
     Ok((root, solution))
 }
 

@@ -41,7 +41,7 @@ use std::fmt;
 
 use super::Silo;
 
-pub use command::{root, solve_command, solve_report};
+pub use command::{root, solve_command, solve_report, CommandError};
 pub use full::solve_full;
 pub use proof::{prove_by_search, ProofStats};
 pub use reachable::solve_reachable;
@@ -99,35 +99,20 @@ impl Default for SolveLimits {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Why a solve stopped without a solution.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
     /// The exact position key needs `bits` > 64 (two bits per checker and
     /// one per square, plus the side): too many checkers for this solver.
+    #[error("position key needs {bits} bits (at most 64): too many checkers to solve")]
     TooWide { bits: u32 },
     /// More reachable positions than `SolveLimits::max_positions`.
+    #[error("more than {limit} positions")]
     TooManyPositions { limit: usize },
     /// The full-space method does not apply: `reason`.
+    #[error("the full-space method does not apply: {reason}")]
     NotFullSpace { reason: String },
 }
-
-impl fmt::Display for SolveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SolveError::TooWide { bits } => write!(
-                f,
-                "position key needs {bits} bits (at most 64): too many checkers to solve"
-            ),
-            SolveError::TooManyPositions { limit } => {
-                write!(f, "more than {limit} positions")
-            }
-            SolveError::NotFullSpace { reason } => {
-                write!(f, "the full-space method does not apply: {reason}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for SolveError {}
 
 /// Solves `root` by the method `limits.method` asks for.
 pub fn solve(root: &Silo, limits: &SolveLimits) -> Result<Solution, SolveError> {
