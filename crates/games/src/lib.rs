@@ -1,6 +1,12 @@
 //! The rules of our games behind one small trait, plus what every game shares:
 //! sides, outcomes, typed notation errors, perft, and a game record with
 //! repetition detection. No I/O, no threads, no clocks in here.
+//!
+//! Errors are typed (thiserror) and print as the one line a binary shows:
+//! the shared ones are here (`FenError`, `MoveError`, `UnknownGame`); each
+//! subject keeps its own next to it (`cells::CellError`,
+//! `mixtour::ShapeError`, `mixtour::nnue::NetworkError`, `PerftError`,
+//! `silo::solve::{SolveError, CommandError}`).
 
 pub mod ablate;
 pub mod castle;
