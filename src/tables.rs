@@ -29,6 +29,6 @@ impl EndgameTables for SiloTables {
 /// The engine's `TableLoader`: maps the tables of `folder`, with a note per
 /// file skipped.
 pub fn load(folder: &Path) -> Result<(Arc<dyn EndgameTables>, Vec<String>), String> {
-    let (set, notes) = TableSet::open_folder(folder)?;
+    let (set, notes) = TableSet::open_folder(folder).map_err(|e| e.to_string())?;
     Ok((Arc::new(SiloTables(set)), notes))
 }

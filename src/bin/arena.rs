@@ -453,7 +453,7 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
                 .as_deref()
                 .map(|b| stackfish::stackandconquer::board_start(b, o.goal))
                 .transpose()
-                .map_err(ArenaError::Config)?;
+                .map_err(|e| ArenaError::Config(e.to_string()))?;
             let suite = make_openings(
                 &o.game,
                 start.as_deref(),

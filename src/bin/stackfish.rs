@@ -214,7 +214,8 @@ fn engine_groups(matches: &clap::ArgMatches) -> Vec<Vec<String>> {
 /// `serve --silo-tables`: the tables of a folder, each file it skips named
 /// on standard error, and the tables found.
 fn open_silo_tables(folder: &std::path::Path) -> Result<stackfish::tablebase::TableSet, String> {
-    let (set, notes) = stackfish::tablebase::TableSet::open_folder(folder)?;
+    let (set, notes) =
+        stackfish::tablebase::TableSet::open_folder(folder).map_err(|e| e.to_string())?;
     for note in notes {
         eprintln!("note: {note}");
     }
@@ -585,7 +586,10 @@ fn progress_bar(what: &str) -> indicatif::ProgressBar {
 
 /// Prints a table command's report with its time, or its error (exit 1:
 /// the table is bad or could not be made).
-fn finish_table_command(result: Result<String, String>, clock: std::time::Instant) -> ExitCode {
+fn finish_table_command(
+    result: Result<String, stackfish::tablebase::TableError>,
+    clock: std::time::Instant,
+) -> ExitCode {
     match result {
         Ok(report) => {
             print!("{report}");
@@ -692,7 +696,7 @@ fn use_network_of_environment() {
     }
     let read = std::fs::read(&value)
         .map_err(|e| e.to_string())
-        .and_then(|bytes| Network::from_bytes(&bytes));
+        .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
     match read {
         Ok(net) => {
             install(Some(net));

@@ -98,7 +98,8 @@ pub fn run_match_with(
     let total = plan.len() as u32;
     let tables = match &cfg.tb {
         Some(folder) => {
-            let (set, notes) = TableSet::open_folder(folder).map_err(ArenaError::Config)?;
+            let (set, notes) =
+                TableSet::open_folder(folder).map_err(|e| ArenaError::Config(e.to_string()))?;
             for note in notes {
                 let _ = writeln!(out, "Tables: {note}");
             }

@@ -62,9 +62,31 @@ pub fn write_rank<I: IntoIterator<Item = Option<String>>>(cells: I) -> String {
     }))
 }
 
+/// What is wrong with one rank of a position string; the position
+/// readers put it after the rank's number.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CellError {
+    /// A run written with something other than digits after its marker, or
+    /// of length 0.
+    #[error("'{cell}' is not {marker} or {marker}N with N >= 1")]
+    BadRun { cell: String, marker: char },
+    /// A run or cell past the longest rank there can be.
+    #[error("'{cell}' makes the rank longer than {max} cells")]
+    TooLong { cell: String, max: usize },
+    /// A run past the end of a rank of fixed width.
+    #[error("'{cell}' runs past the {width} cells of the rank")]
+    RunsPast { cell: String, width: usize },
+    /// A cell past the end of a rank of fixed width.
+    #[error("more than {width} cells")]
+    TooMany { width: usize },
+    /// A rank of fixed width with fewer cells.
+    #[error("{found} cells, expected {width}")]
+    TooFew { found: usize, width: usize },
+}
+
 /// The number of cells of a run written `<marker>` or `<marker>N` (N >= 1),
 /// or `None` when `cell` is not a run of `marker` at all.
-fn run_length(cell: &str, marker: char) -> Result<Option<usize>, String> {
+fn run_length(cell: &str, marker: char) -> Result<Option<usize>, CellError> {
     let Some(run) = cell.strip_prefix(marker) else {
         return Ok(None);
     };
@@ -74,14 +96,17 @@ fn run_length(cell: &str, marker: char) -> Result<Option<usize>, String> {
     // Digits only: `str::parse` would also take "+4".
     match run.parse::<usize>() {
         Ok(n) if n >= 1 && run.bytes().all(|b| b.is_ascii_digit()) => Ok(Some(n)),
-        _ => Err(format!("'{cell}' is not {marker} or {marker}N with N >= 1")),
+        _ => Err(CellError::BadRun {
+            cell: cell.to_string(),
+            marker,
+        }),
     }
 }
 
 /// Splits one rank of at most `max` cells: `x`/`xN` become that many empty
 /// cells, `#`/`#N` that many holes, any other cell is returned as text for
 /// the game to read. The error says which cell is wrong and how.
-pub fn read_cells(text: &str, max: usize) -> Result<Vec<RankCell<&str>>, String> {
+pub fn read_cells(text: &str, max: usize) -> Result<Vec<RankCell<&str>>, CellError> {
     let mut cells = Vec::new();
     for cell in text.split(',') {
         let (marker, n) = if let Some(n) = run_length(cell, 'x')? {
@@ -92,7 +117,10 @@ pub fn read_cells(text: &str, max: usize) -> Result<Vec<RankCell<&str>>, String>
             (RankCell::Text(cell), 1)
         };
         if n > max - cells.len().min(max) {
-            return Err(format!("'{cell}' makes the rank longer than {max} cells"));
+            return Err(CellError::TooLong {
+                cell: cell.to_string(),
+                max,
+            });
         }
         cells.extend(std::iter::repeat_n(marker, n));
     }
@@ -102,24 +130,30 @@ pub fn read_cells(text: &str, max: usize) -> Result<Vec<RankCell<&str>>, String>
 /// Splits one rank that must hold exactly `width` cells: `x` and `xN` become
 /// that many `None`, any other cell is returned as text for the game to
 /// read. The error says which cell is wrong and how.
-pub fn read_rank(text: &str, width: usize) -> Result<Vec<Option<&str>>, String> {
+pub fn read_rank(text: &str, width: usize) -> Result<Vec<Option<&str>>, CellError> {
     let mut cells = Vec::with_capacity(width);
     for cell in text.split(',') {
         let left = width - cells.len();
         if let Some(n) = run_length(cell, 'x')? {
             if n > left {
-                return Err(format!("'{cell}' runs past the {width} cells of the rank"));
+                return Err(CellError::RunsPast {
+                    cell: cell.to_string(),
+                    width,
+                });
             }
             cells.extend(std::iter::repeat_n(None, n));
         } else {
             if left == 0 {
-                return Err(format!("more than {width} cells"));
+                return Err(CellError::TooMany { width });
             }
             cells.push(Some(cell));
         }
     }
     if cells.len() != width {
-        return Err(format!("{} cells, expected {width}", cells.len()));
+        return Err(CellError::TooFew {
+            found: cells.len(),
+            width,
+        });
     }
     Ok(cells)
 }
@@ -162,7 +196,7 @@ mod tests {
             ("x4", 5, "4 cells, expected 5"),
             ("1,1,1,1,1,1", 5, "more than 5"),
         ] {
-            let err = read_rank(text, width).unwrap_err();
+            let err = read_rank(text, width).unwrap_err().to_string();
             assert!(err.contains(needle), "{text}: {err}");
         }
     }

@@ -1,6 +1,12 @@
 //! The rules of our games behind one small trait, plus what every game shares:
 //! sides, outcomes, typed notation errors, perft, and a game record with
 //! repetition detection. No I/O, no threads, no clocks in here.
+//!
+//! Errors are typed (thiserror) and print as the one line a binary shows:
+//! the shared ones are here (`FenError`, `MoveError`, `UnknownGame`); each
+//! subject keeps its own next to it (`cells::CellError`,
+//! `mixtour::ShapeError`, `mixtour::nnue::NetworkError`, `PerftError`,
+//! `silo::solve::{SolveError, CommandError}`).
 
 pub mod ablate;
 pub mod castle;
@@ -16,7 +22,7 @@ pub mod zobrist;
 use std::fmt;
 
 pub use line::{AnyGame, Line};
-pub use perft::{perft, perft_divide, perft_with};
+pub use perft::{perft, perft_divide, perft_with, PerftError};
 pub use variants::{variant_names, with_variant, VariantVisitor};
 
 /// One of the two players. Player 1 moves first in every game we play.
@@ -128,7 +134,8 @@ impl Outcome {
 }
 
 /// A position string that could not be read. Names the field and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad position string, field {field}: {message}")]
 pub struct FenError {
     /// The field of the position string: "board", "side", "reserves", ...
     pub field: &'static str,
@@ -143,18 +150,6 @@ impl FenError {
         }
     }
 }
-
-impl fmt::Display for FenError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "bad position string, field {}: {}",
-            self.field, self.message
-        )
-    }
-}
-
-impl std::error::Error for FenError {}
 
 /// Splits a position string into its `N` white-space separated fields,
 /// named by `names` for the errors: a missing field is named, extra text is
@@ -206,11 +201,13 @@ pub fn fen_pair(field: &'static str, text: &str, max: u8) -> Result<[u8; 2], Fen
 }
 
 /// A move text that could not be played, with the offending token.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// Not a move in this game's notation at all.
+    #[error("malformed move '{token}': {reason}")]
     Syntax { token: String, reason: String },
     /// Well formed, but not legal in the position.
+    #[error("illegal move '{token}': {reason}")]
     Illegal { token: String, reason: String },
 }
 
@@ -236,16 +233,20 @@ impl MoveError {
     }
 }
 
-impl fmt::Display for MoveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MoveError::Syntax { token, reason } => write!(f, "malformed move '{token}': {reason}"),
-            MoveError::Illegal { token, reason } => write!(f, "illegal move '{token}': {reason}"),
+/// A game name the variant registry does not know (`perft`, `solve`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown game '{name}' (known: {known})", known = variant_names().join(", "))]
+pub struct UnknownGame {
+    pub name: String,
+}
+
+impl UnknownGame {
+    pub fn new(name: &str) -> UnknownGame {
+        UnknownGame {
+            name: name.to_string(),
         }
     }
 }
-
-impl std::error::Error for MoveError {}
 
 /// The rules of one game. Positions are small values: the search copies a
 /// position and plays a move on the copy (copy-make), so there is no unmake.

@@ -2,7 +2,18 @@
 //! move generator is exact. A pass is a move; a finished game has no children;
 //! repetitions are not applied (as in chess).
 
-use super::Game;
+use super::{FenError, Game, MoveError, UnknownGame};
+
+/// Why `perft_command` could not run: the game, the position or a move.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PerftError {
+    #[error(transparent)]
+    UnknownGame(#[from] UnknownGame),
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    #[error(transparent)]
+    Move(#[from] MoveError),
+}
 
 /// Leaves at `depth` plies below `pos`, the last ply counted in bulk.
 pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
@@ -89,7 +100,7 @@ pub fn perft_command(
     moves: &[&str],
     depth: u32,
     divide: bool,
-) -> Result<String, String> {
+) -> Result<String, PerftError> {
     struct Run<'a> {
         fen: Option<&'a str>,
         moves: &'a [&'a str],
@@ -97,14 +108,14 @@ pub fn perft_command(
         divide: bool,
     }
     impl super::VariantVisitor for Run<'_> {
-        type Output = Result<String, String>;
+        type Output = Result<String, PerftError>;
         fn visit<G: Game>(self, _: &'static str, variant: G::Variant) -> Self::Output {
             let mut line = match self.fen {
-                Some(fen) => super::Line::<G>::from_fen(variant, fen).map_err(|e| e.to_string())?,
+                Some(fen) => super::Line::<G>::from_fen(variant, fen)?,
                 None => super::Line::<G>::new(variant),
             };
             for text in self.moves {
-                line.play_text(text).map_err(|e| e.to_string())?;
+                line.play_text(text)?;
             }
             Ok(perft_report(line.position(), self.depth, self.divide))
         }
@@ -134,10 +145,5 @@ pub fn perft_command(
             divide,
         },
     )
-    .unwrap_or_else(|| {
-        Err(format!(
-            "unknown game '{name}' (known: {})",
-            super::variant_names().join(", ")
-        ))
-    })
+    .unwrap_or_else(|| Err(UnknownGame::new(name).into()))
 }

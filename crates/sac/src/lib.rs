@@ -3,18 +3,25 @@
 //! turned into Mixtour position strings. The formats are described in
 //! `docs/stackandconquer.md`; every choice where a file is ambiguous is
 //! written where it is read, in `files.rs`.
+//!
+//! Everything in the crate root and in `files.rs` works on text and bytes
+//! (a browser build calls it on what it was given); `fs.rs` holds the only
+//! functions that touch the file system: reading by path and `export`.
 
+mod error;
 mod files;
+mod fs;
 #[cfg(test)]
 mod tests;
 
-use std::fmt;
 use std::path::Path;
 
 use stackfish_games::mixtour::{Board, MixtourGrid, MixtourVariant, Position};
-use stackfish_games::{Game, Side};
+use stackfish_games::{FenError, Game, Side};
 
+pub use error::SacError;
 pub use files::{read_in, read_stackboard, read_stacksav, write_stackboard, write_stacksav};
+pub use fs::{board_start, export, import, read_path};
 
 /// The padding StackAndConquer puts around the board of a saved game: the
 /// height at which a tower is removed.
@@ -119,7 +126,7 @@ impl Description {
 
     /// A position string read by the rules library, described: the files
     /// of StackAndConquer know no last move, so it is dropped.
-    pub fn from_fen(fen: &str) -> Result<Description, String> {
+    pub fn from_fen(fen: &str) -> Result<Description, SacError> {
         Ok(Description::from_position(&read_fen(fen)?))
     }
 
@@ -231,16 +238,6 @@ impl FileKind {
     }
 }
 
-/// Reads any of the three files. `goal` is the goal of a game started on a
-/// board file (1 without it); a saved game has its own, so `goal` with a
-/// `.stacksav` is refused rather than silently ignored.
-pub fn read_path(path: &Path, goal: Option<u32>) -> Result<Description, SacError> {
-    let kind =
-        FileKind::of(path).ok_or_else(|| SacError::UnknownKind(path.display().to_string()))?;
-    let text = std::fs::read(path).map_err(|e| SacError::Io(format!("{}: {e}", path.display())))?;
-    read_bytes(kind, &text, goal)
-}
-
 /// Reads a file's content as `kind` (what `read_path` does after reading it).
 pub fn read_bytes(
     kind: FileKind,
@@ -269,147 +266,6 @@ pub fn read_bytes(
     }
 }
 
-/// What is wrong with a file, in one line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SacError {
-    /// The file could not be read or written.
-    Io(String),
-    /// Not `.in`, `.stackboard` nor `.stacksav`.
-    UnknownKind(String),
-    /// `--goal` given for a saved game.
-    GoalOfSave,
-    /// Not UTF-8 text.
-    NotText,
-    /// A `.stacksav` that is not base64.
-    NotBase64(String),
-    /// Not JSON (or a `.stacksav` whose decoded bytes are not).
-    NotJson(String),
-    /// JSON, but not an object.
-    NotAnObject,
-    MissingKey(&'static str),
-    /// A key holding the wrong kind of value.
-    WrongType {
-        key: &'static str,
-        expected: &'static str,
-    },
-    /// A count that is not a positive (or, where zero is allowed, whole) number.
-    Count {
-        what: String,
-        found: String,
-    },
-    /// A list of the wrong length (`Board`, `Won`, ...).
-    Length {
-        what: String,
-        found: usize,
-        expected: usize,
-    },
-    /// A `.in` without rows, or a row without cells.
-    NoRows,
-    /// A `.in` row of another width than the first.
-    RowWidth {
-        row: usize,
-        found: usize,
-        expected: usize,
-    },
-    /// A board cell that is none of `0`, `#`, `-`.
-    BadBoardCell {
-        row: usize,
-        column: usize,
-        text: String,
-    },
-    /// A saved-game cell that is none of `""`, `#`, `-` or a stack of 1 and 2.
-    BadStack {
-        row: usize,
-        column: usize,
-        text: String,
-    },
-    /// A stack or empty cell in the padding of a saved game.
-    InPadding {
-        row: usize,
-        column: usize,
-        text: String,
-    },
-    /// A saved board whose padding fits no grid, or several.
-    Shape(String),
-    /// `NumOfPlayers` other than 2.
-    Players(u64),
-    /// `Current` not one of the players.
-    Current(u64),
-}
-
-impl fmt::Display for SacError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SacError::Io(e) => write!(f, "{e}"),
-            SacError::UnknownKind(p) => write!(
-                f,
-                "{p}: not a StackAndConquer file (expected .in, .stackboard or .stacksav)"
-            ),
-            SacError::GoalOfSave => write!(
-                f,
-                "--goal is for board files; a saved game has its own goal (WinTowers)"
-            ),
-            SacError::NotText => write!(f, "not UTF-8 text"),
-            SacError::NotBase64(e) => {
-                write!(f, "not base64 (a .stacksav is base64 of a JSON text): {e}")
-            }
-            SacError::NotJson(e) => write!(f, "not JSON: {e}"),
-            SacError::NotAnObject => write!(f, "not a JSON object"),
-            SacError::MissingKey(k) => write!(f, "missing key \"{k}\""),
-            SacError::WrongType { key, expected } => {
-                write!(f, "key \"{key}\": expected {expected}")
-            }
-            SacError::Count { what, found } => {
-                write!(f, "{what}: '{found}' is not a positive whole number")
-            }
-            SacError::Length {
-                what,
-                found,
-                expected,
-            } => write!(f, "{what} has {found} entries, expected {expected}"),
-            SacError::NoRows => write!(f, "no rows of cells after the first line"),
-            SacError::RowWidth {
-                row,
-                found,
-                expected,
-            } => write!(
-                f,
-                "row {row} from the top has {found} cells, the first row has {expected}"
-            ),
-            SacError::BadBoardCell { row, column, text } => write!(
-                f,
-                "row {row} from the top, column {column}: '{text}' is not 0 (playable) nor # or - (not part of the board)"
-            ),
-            SacError::BadStack { row, column, text } => write!(
-                f,
-                "row {row} from the top, column {column}: \"{text}\" is not a stack of the digits 1 and 2, \"\" (empty), # or -"
-            ),
-            SacError::InPadding { row, column, text } => write!(
-                f,
-                "row {row}, column {column} of the padded Board is in the {PADDING}-cell padding but holds \"{text}\""
-            ),
-            SacError::Shape(e) => write!(f, "{e}"),
-            SacError::Players(n) => write!(
-                f,
-                "NumOfPlayers is {n}: stackfish plays Mixtour for two players"
-            ),
-            SacError::Current(n) => write!(f, "Current is {n}: the player to move must be 1 or 2"),
-        }
-    }
-}
-
-impl std::error::Error for SacError {}
-
-/// `stackfish import`: the position string of a file, checked by the rules
-/// library and written in its own spelling. A board file gives its start
-/// for two players (goal `goal`, 1 without it), a saved game its position.
-pub fn import(path: &Path, goal: Option<u32>) -> Result<String, String> {
-    let kind = FileKind::of(path)
-        .ok_or_else(|| SacError::UnknownKind(path.display().to_string()).to_string())?;
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    import_bytes(&path.display().to_string(), kind, &bytes, goal)
-}
-
 /// `import` of a file's content, `name` naming it in the messages (the
 /// browser board's uploads, which never touch the disk).
 pub fn import_bytes(
@@ -417,86 +273,45 @@ pub fn import_bytes(
     kind: FileKind,
     bytes: &[u8],
     goal: Option<u32>,
-) -> Result<String, String> {
-    let desc = read_bytes(kind, bytes, goal).map_err(|e| format!("{name}: {e}"))?;
-    checked_fen(&desc).map_err(|e| format!("{name}: {e}"))
+) -> Result<String, SacError> {
+    let in_file = |error| SacError::InFile {
+        name: name.to_string(),
+        error: Box::new(error),
+    };
+    let desc = read_bytes(kind, bytes, goal).map_err(in_file)?;
+    checked_fen(&desc).map_err(in_file)
 }
 
 /// The description's position string as the rules library reads and writes
 /// it; an error if the library refuses it (a grid larger than it plays, a
 /// stack too high, a score past the goal, ...).
-pub fn checked_fen(desc: &Description) -> Result<String, String> {
+pub fn checked_fen(desc: &Description) -> Result<String, SacError> {
     let fen = desc.to_fen();
-    let mut game = stackfish_games::variants::new_game("mixtour")
-        .ok_or_else(|| "the rules library has no Mixtour".to_string())?;
-    game.set_fen(&fen)
-        .map_err(|e| format!("not a position stackfish can play: {e}"))?;
+    let mut game = stackfish_games::variants::new_game("mixtour").ok_or(SacError::NoMixtour)?;
+    game.set_fen(&fen).map_err(SacError::Unplayable)?;
     Ok(game.fen())
-}
-
-/// The start position of `arena openings --board`: a StackAndConquer file
-/// (told by its extension) as `import` reads it, or else a position string,
-/// returned as given for the rules of the match's game to check.
-pub fn board_start(board: &str, goal: Option<u32>) -> Result<String, String> {
-    let path = Path::new(board);
-    match FileKind::of(path) {
-        Some(_) => import(path, goal),
-        None if goal.is_some() => Err(format!(
-            "--goal is for board files; the position string '{board}' has its own goal"
-        )),
-        None => Ok(board.to_string()),
-    }
 }
 
 /// A Mixtour position string of any shape, read by the rules library (the
 /// variant does not matter: the string carries reserves and goal).
-fn read_fen(fen: &str) -> Result<MixtourGrid, String> {
-    MixtourGrid::from_fen(&MixtourVariant::STANDARD, fen).map_err(|e| e.to_string())
+fn read_fen(fen: &str) -> Result<MixtourGrid, FenError> {
+    MixtourGrid::from_fen(&MixtourVariant::STANDARD, fen)
 }
 
-/// `stackfish export`: the position string written as a saved game and/or
-/// as the board file of its shape. The save names the board file written
-/// with it, by absolute path and by file name. Returns notes for the user
-/// (what the files cannot hold).
-pub fn export(
-    fen: &str,
-    stacksav: Option<&Path>,
-    stackboard: Option<&Path>,
-) -> Result<Vec<String>, String> {
-    if stacksav.is_none() && stackboard.is_none() {
-        return Err("nothing to write: give --stacksav FILE, --stackboard FILE or both".into());
-    }
+/// What `export` writes, before it knows where: the description of the
+/// position (the board file it names is filled in once written) and the
+/// forbidden take-back move, which a saved game cannot hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Export {
+    pub description: Description,
+    pub forbidden: Option<String>,
+}
+
+/// The position string as `export` writes it, read by the rules library.
+pub fn export_description(fen: &str) -> Result<Export, SacError> {
     let pos = read_fen(fen)?;
-    let mut desc = Description::from_position(&pos);
-    let mut notes = Vec::new();
-    let write = |path: &Path, text: &str| {
-        std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
-    if let Some(path) = stackboard {
-        write(path, &write_stackboard(&desc))?;
-        let absolute = std::fs::canonicalize(path)
-            .map_err(|e| format!("cannot find {} after writing it: {e}", path.display()))?;
-        desc.board_file = absolute.display().to_string();
-        desc.board_file_relative = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-    }
-    if let Some(path) = stacksav {
-        write(path, &write_stacksav(&desc))?;
-        if stackboard.is_none() {
-            notes.push(format!(
-                "{}: names no board file; StackAndConquer opens a saved game only with its \
-                 board file (add --stackboard FILE)",
-                path.display()
-            ));
-        }
-        if let Some(m) = pos.forbidden() {
-            notes.push(format!(
-                "{}: a saved game holds no last move, so {m} is no longer forbidden there",
-                path.display()
-            ));
-        }
-    }
-    Ok(notes)
+    Ok(Export {
+        description: Description::from_position(&pos),
+        forbidden: pos.forbidden().map(|m| m.to_string()),
+    })
 }

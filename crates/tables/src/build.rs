@@ -24,6 +24,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
+pub use crate::error::BuildError;
+
 use super::format::{
     self, composition_rank, heights_of_code, Config, Header, Storage, MAX_PER_SIDE,
 };
@@ -440,7 +442,7 @@ fn parent_over(y: u64, h: &[u8; MAX_SQUARES], squares: usize, total: u32) -> boo
 pub type Progress<'a> = &'a (dyn Fn(u64, u16) + Sync);
 
 /// Builds the table of `config`, calling `progress` after each distance.
-pub fn build(config: Config, progress: Progress) -> Result<Built, String> {
+pub fn build(config: Config, progress: Progress) -> Result<Built, BuildError> {
     config.check()?;
     let space = Space::new(config);
     let entries = config.entries();
@@ -498,9 +500,9 @@ pub fn build(config: Config, progress: Progress) -> Result<Built, String> {
             break;
         }
         if d >= MAX_WORKING_DISTANCE {
-            return Err(format!(
-                "distances beyond {MAX_WORKING_DISTANCE} plies: too long for the one-byte entry"
-            ));
+            return Err(BuildError::TooDeep {
+                limit: MAX_WORKING_DISTANCE,
+            });
         }
         let sweep = Sweep {
             space: &space,
@@ -523,9 +525,7 @@ pub fn build(config: Config, progress: Progress) -> Result<Built, String> {
         next.par_iter().for_each(|f| f.store(false, Relaxed));
     }
     if longest > format::MAX_DISTANCE {
-        return Err(format!(
-            "longest distance {longest} plies does not fit the entry code"
-        ));
+        return Err(BuildError::TooLong { longest });
     }
 
     // Working bytes to the file's code, and the census.

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+pub use crate::error::{ConfigError, FormatError};
 use stackfish_games::silo::solve::Value;
 use stackfish_games::silo::{Silo, MAX_SQUARES};
 use stackfish_games::{Game, Side};
@@ -45,12 +46,10 @@ pub struct Config {
 
 impl Config {
     /// The configuration of `pos`, if a table can cover it.
-    pub fn of(pos: &Silo) -> Result<Config, String> {
+    pub fn of(pos: &Silo) -> Result<Config, ConfigError> {
         let (r, b) = (pos.checkers(Side::P1), pos.checkers(Side::P2));
         if r != b {
-            return Err(format!(
-                "{r} Red and {b} Blue checkers: a table needs equal counts (Blue to move is stored as the mirror image)"
-            ));
+            return Err(ConfigError::UnequalCounts { red: r, blue: b });
         }
         let config = Config {
             squares: pos.squares() as u8,
@@ -62,15 +61,15 @@ impl Config {
 
     /// Whether a table can cover this configuration: a Silo row (even, 2 to
     /// `MAX_SQUARES` squares) and 1 to `MAX_PER_SIDE` checkers each.
-    pub fn check(self) -> Result<(), String> {
+    pub fn check(self) -> Result<(), ConfigError> {
         let row = self.squares >= 2
             && self.squares.is_multiple_of(2)
             && self.squares as usize <= MAX_SQUARES;
         if !row || self.per_side == 0 || self.per_side > MAX_PER_SIDE {
-            return Err(format!(
-                "configuration {} squares, {} checkers each is not one a table covers (an even row of 2 to {MAX_SQUARES} squares, 1 to {MAX_PER_SIDE} checkers each)",
-                self.squares, self.per_side
-            ));
+            return Err(ConfigError::Unsupported {
+                squares: self.squares,
+                per_side: self.per_side,
+            });
         }
         Ok(())
     }
@@ -301,18 +300,6 @@ pub fn decode(byte: u8) -> Value {
     }
 }
 
-/// What is wrong with a table file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FormatError(pub String);
-
-impl fmt::Display for FormatError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for FormatError {}
-
 /// The header: 128 bytes, integers little-endian (protocol.md has the
 /// byte-by-byte layout).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -417,7 +404,7 @@ impl Header {
             squares: bytes[10],
             per_side: bytes[11],
         };
-        config.check().map_err(FormatError)?;
+        config.check().map_err(|e| FormatError(e.to_string()))?;
         for (at, name, want) in [
             (12, "index scheme", INDEX_SCHEME),
             (13, "entry code", ENTRY_CODE),

@@ -6,6 +6,7 @@
 
 pub mod blocks;
 pub mod build;
+mod error;
 pub mod format;
 pub mod probe;
 #[cfg(test)]
@@ -17,6 +18,7 @@ use std::path::Path;
 use stackfish_games::silo::Silo;
 use stackfish_games::Game;
 
+pub use error::{BuildError, ConfigError, FormatError, TableError, VerifyError};
 pub use format::Config;
 pub use probe::{Table, TableSet};
 
@@ -27,16 +29,15 @@ pub fn build_command(
     root: &Silo,
     path: &Path,
     progress: build::Progress,
-) -> Result<String, String> {
+) -> Result<String, TableError> {
     let config = Config::of(root)?;
     let built = build::build(config, progress)?;
-    built
-        .write(path)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let table = Table::open(path).map_err(|e| e.to_string())?;
-    let value = table
-        .value(root)
-        .ok_or("the written table does not cover its root")?;
+    built.write(path).map_err(|source| TableError::Write {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let table = Table::open(path)?;
+    let value = table.value(root).ok_or(TableError::RootNotCovered)?;
     let line: Vec<String> = table.line(root).iter().map(|m| m.to_string()).collect();
     let h = table.header();
     Ok(format!(
@@ -56,9 +57,12 @@ pub fn build_command(
 
 /// `stackfish solve --verify <path>`: `verified: N positions`, or what is
 /// wrong.
-pub fn verify_command(path: &Path, progress: &(dyn Fn(u64, u64) + Sync)) -> Result<String, String> {
-    let table = Table::open(path).map_err(|e| e.to_string())?;
-    let n = verify::verify(table.bytes(), progress).map_err(|e| e.to_string())?;
+pub fn verify_command(
+    path: &Path,
+    progress: &(dyn Fn(u64, u64) + Sync),
+) -> Result<String, TableError> {
+    let table = Table::open(path)?;
+    let n = verify::verify(table.bytes(), progress)?;
     Ok(format!(
         "Configuration: {}\n{}verified: {n} positions\n",
         table.config(),

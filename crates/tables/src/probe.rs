@@ -16,6 +16,7 @@ use zstd::bulk::Decompressor;
 
 use super::blocks::Layout;
 use super::format::{self, Config, FormatError, Header, HEADER_LEN};
+use crate::TableError;
 use stackfish_games::silo::solve::{self, Value};
 use stackfish_games::silo::{Move, Silo};
 use stackfish_games::{Game, Side};
@@ -167,9 +168,11 @@ impl TableSet {
     /// Opens every `*.tbl` file in `folder`. A file that is not a good table
     /// is skipped and named in the notes; a folder that cannot be read is
     /// an error.
-    pub fn open_folder(folder: &Path) -> Result<(TableSet, Vec<String>), String> {
-        let entries = std::fs::read_dir(folder)
-            .map_err(|e| format!("cannot read table folder {}: {e}", folder.display()))?;
+    pub fn open_folder(folder: &Path) -> Result<(TableSet, Vec<String>), TableError> {
+        let entries = std::fs::read_dir(folder).map_err(|source| TableError::Folder {
+            path: folder.to_path_buf(),
+            source,
+        })?;
         let mut paths: Vec<PathBuf> = entries
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|p| p.extension().is_some_and(|x| x == "tbl"))

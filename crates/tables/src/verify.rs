@@ -21,58 +21,10 @@ use super::format::{
     self, colex_unrank, decode, finished_value, heights_of_code, index_of, Config, Header, Row,
     Storage, HEADER_LEN,
 };
+pub use crate::error::VerifyError;
 use stackfish_games::silo::solve::{next_combination, Value};
 use stackfish_games::silo::{Silo, MAX_SQUARES};
 use stackfish_games::{Game, Side};
-
-/// The first wrong thing found in a table file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum VerifyError {
-    /// The header or the file's length.
-    Format(String),
-    /// The entries (`of` = "entries") or, in version 2, the stored bytes
-    /// after the header (`of` = "stored data") do not hash to the header's
-    /// checksum.
-    Checksum {
-        of: &'static str,
-        header: String,
-        data: String,
-    },
-    /// The header's counts or longest distance differ from the data's.
-    Statistics(String),
-    /// An entry disagrees with its successors (or, for a finished position,
-    /// with the rules).
-    Entry {
-        index: u64,
-        fen: String,
-        stored: Value,
-        derived: Value,
-    },
-}
-
-impl std::fmt::Display for VerifyError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            VerifyError::Format(e) => write!(f, "bad table file: {e}"),
-            VerifyError::Checksum { of, header, data } => write!(
-                f,
-                "checksum mismatch ({of}): the header says {header}, the {of} hash to {data}"
-            ),
-            VerifyError::Statistics(e) => write!(f, "wrong statistics in the header: {e}"),
-            VerifyError::Entry {
-                index,
-                fen,
-                stored,
-                derived,
-            } => write!(
-                f,
-                "bad entry {index}: position {fen}: the table says {stored}, its moves give {derived}"
-            ),
-        }
-    }
-}
-
-impl std::error::Error for VerifyError {}
 
 /// The value a position has by its successors' values in `data` (or, when
 /// finished, by the rules).

@@ -133,7 +133,7 @@ impl Shipped {
             ));
         };
         stackandconquer::import_bytes(&info.file, FileKind::In, text.as_bytes(), Some(goal))
-            .map_err(|e| ApiError::new(422, e))
+            .map_err(|e| ApiError::new(422, e.to_string()))
     }
 
     /// The file name of the board file of `desc`'s shape: the shipped
@@ -183,7 +183,8 @@ pub fn import_upload(file: &FileRequest, goal: u32) -> Result<String, ApiError> 
     })?;
     // A saved game has its own goal; the import code refuses one given.
     let goal = kind.is_board().then_some(goal);
-    stackandconquer::import_bytes(name, kind, &bytes, goal).map_err(|e| ApiError::new(422, e))
+    stackandconquer::import_bytes(name, kind, &bytes, goal)
+        .map_err(|e| ApiError::new(422, e.to_string()))
 }
 
 /// A download: its file name and content.

@@ -190,7 +190,7 @@ fn parse_board(text: &str) -> Result<[Bb; 2], FenError> {
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = SIZE - 1 - i;
         let bad = |msg: String| FenError::new("board", format!("rank {}: {msg}", rank + 1));
-        let cells = read_rank(rank_text, SIZE).map_err(bad)?;
+        let cells = read_rank(rank_text, SIZE).map_err(|e| bad(e.to_string()))?;
         for (file, cell) in cells.into_iter().enumerate() {
             let Some(cell) = cell else { continue };
             let side = Side::from_digit(cell)

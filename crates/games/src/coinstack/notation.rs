@@ -179,7 +179,7 @@ fn parse_board(text: &str) -> Result<[Stack; SQUARES], FenError> {
         let (first, last) = RANK_FILES[rank];
         let width = last - first + 1;
         let bad = |msg: String| FenError::new("board", format!("rank {}: {msg}", rank + 1));
-        let cells = read_rank(rank_text, width).map_err(bad)?;
+        let cells = read_rank(rank_text, width).map_err(|e| bad(e.to_string()))?;
         for (i, cell) in cells.into_iter().enumerate() {
             let Some(cell) = cell else { continue };
             if cell.is_empty()

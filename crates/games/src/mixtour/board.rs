@@ -116,6 +116,28 @@ pub struct Ray<B> {
     pub between: B,
 }
 
+/// Why a kind of board cannot be the shape a position string draws (the
+/// reader reports it as field `board`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ShapeError {
+    /// The standard board's type holds only the plain 5 x 5 board.
+    #[error("not the standard 5 x 5 board")]
+    NotStandard,
+    /// Files or ranks outside 1 to `GRID_MAX`.
+    #[error("{files} files x {ranks} ranks: a board has 1 to {max} of each", max = GRID_MAX)]
+    Size { files: usize, ranks: usize },
+    /// A hole map of another size than the grid.
+    #[error("{cells} cells for {files} x {ranks}")]
+    Cells {
+        cells: usize,
+        files: usize,
+        ranks: usize,
+    },
+    /// Fewer than two playable cells.
+    #[error("{playable} playable cells: a board needs at least two")]
+    TooFewCells { playable: u32 },
+}
+
 /// The shape and the tables of one kind of board. Cells are numbered
 /// `rank * STRIDE + file` from a1 = 0; tables cover the whole grid of the
 /// kind, and `playable` says which cells of it a given board has.
@@ -137,7 +159,7 @@ pub trait Board: Copy + Eq + Hash + Debug + Send + Sync + 'static {
 
     /// The board of `files` x `ranks` cells (`holes[rank * files + file]`),
     /// or why this kind of board cannot be it.
-    fn from_shape(files: usize, ranks: usize, holes: &[bool]) -> Result<Self, String>;
+    fn from_shape(files: usize, ranks: usize, holes: &[bool]) -> Result<Self, ShapeError>;
 
     /// One step in direction `D` (an index into `DIRECTIONS`). What leaves
     /// the grid is dropped, or lands on a cell that is never playable;
@@ -220,11 +242,11 @@ impl Board for Standard {
         standard::BOARD
     }
 
-    fn from_shape(files: usize, ranks: usize, holes: &[bool]) -> Result<Standard, String> {
+    fn from_shape(files: usize, ranks: usize, holes: &[bool]) -> Result<Standard, ShapeError> {
         if files == standard::SIZE && ranks == standard::SIZE && !holes.contains(&true) {
             Ok(Standard)
         } else {
-            Err("not the standard 5 x 5 board".to_string())
+            Err(ShapeError::NotStandard)
         }
     }
 
@@ -364,14 +386,16 @@ impl Board for Grid {
         self.playable
     }
 
-    fn from_shape(files: usize, ranks: usize, holes: &[bool]) -> Result<Grid, String> {
+    fn from_shape(files: usize, ranks: usize, holes: &[bool]) -> Result<Grid, ShapeError> {
         if !(1..=GRID_MAX).contains(&files) || !(1..=GRID_MAX).contains(&ranks) {
-            return Err(format!(
-                "{files} files x {ranks} ranks: a board has 1 to {GRID_MAX} of each"
-            ));
+            return Err(ShapeError::Size { files, ranks });
         }
         if holes.len() != files * ranks {
-            return Err(format!("{} cells for {files} x {ranks}", holes.len()));
+            return Err(ShapeError::Cells {
+                cells: holes.len(),
+                files,
+                ranks,
+            });
         }
         let mut playable = 0u128;
         for rank in 0..ranks {
@@ -383,10 +407,9 @@ impl Board for Grid {
         }
         // Rule: a board has at least two playable cells.
         if playable.count() < 2 {
-            return Err(format!(
-                "{} playable cells: a board needs at least two",
-                playable.count()
-            ));
+            return Err(ShapeError::TooFewCells {
+                playable: playable.count(),
+            });
         }
         Ok(Grid {
             files: files as u8,

@@ -17,7 +17,7 @@ use std::marker::PhantomData;
 
 use super::{FenError, Game, GameResult, MoveError, Outcome, Side};
 use board::Bits;
-pub use board::{Board, Grid, Standard};
+pub use board::{Board, Grid, ShapeError, Standard};
 use tables::{takeback_key, KEYS};
 
 pub use notation::{parse_square, square_name};

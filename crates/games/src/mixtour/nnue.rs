@@ -37,6 +37,19 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 16;
 const MAGIC: &[u8; 8] = b"SFNNUE01";
 
+/// Why bytes are not a network this build can load.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NetworkError {
+    #[error("not a stackfish network (bad magic)")]
+    BadMagic,
+    /// The shape of the network is fixed at compile time; a file of another
+    /// length is another shape.
+    #[error("network of {found} bytes, expected {expected} for {INPUTS} x {HIDDEN}", INPUTS = INPUTS, HIDDEN = HIDDEN)]
+    Length { found: usize, expected: usize },
+    #[error("truncated")]
+    Truncated,
+}
+
 /// The quantized network.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
@@ -64,16 +77,16 @@ impl Network {
         out
     }
 
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, String> {
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let body = bytes
             .strip_prefix(MAGIC.as_slice())
-            .ok_or("not a stackfish network (bad magic)")?;
+            .ok_or(NetworkError::BadMagic)?;
         let want = 2 * (INPUTS * HIDDEN + 2 * HIDDEN) + 4 + 4 * FEATURES;
         if body.len() != want {
-            return Err(format!(
-                "network of {} bytes, expected {want} for {INPUTS} x {HIDDEN}",
-                body.len()
-            ));
+            return Err(NetworkError::Length {
+                found: body.len(),
+                expected: want,
+            });
         }
         let mut i16s = body
             .chunks_exact(2)
@@ -84,10 +97,10 @@ impl Network {
         let mut i32s = rest
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        let b2 = i32s.next().ok_or("truncated")?;
+        let b2 = i32s.next().ok_or(NetworkError::Truncated)?;
         let mut linear = [0; FEATURES];
         for w in &mut linear {
-            *w = i32s.next().ok_or("truncated")?;
+            *w = i32s.next().ok_or(NetworkError::Truncated)?;
         }
         Ok(Network {
             w1,

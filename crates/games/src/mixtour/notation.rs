@@ -153,7 +153,8 @@ pub fn parse_fen<B: Board>(fen: &str) -> Result<Position<B>, FenError> {
     let fields = fen_fields(fen, &NAMES)?;
     let (files, ranks, cells) = parse_board(fields[0])?;
     let holes: Vec<bool> = cells.iter().map(|&c| c == Cell::Hole).collect();
-    let board = B::from_shape(files, ranks, &holes).map_err(|e| FenError::new("board", e))?;
+    let board =
+        B::from_shape(files, ranks, &holes).map_err(|e| FenError::new("board", e.to_string()))?;
     let side = fen_side(fields[1])?;
     let reserves = fen_pair("reserves", fields[2], u8::MAX)?;
     let scores = fen_pair("scores", fields[3], u8::MAX)?;
@@ -224,7 +225,7 @@ fn parse_board(text: &str) -> Result<(usize, usize, Vec<Cell>), FenError> {
     for (i, row) in rows.iter().enumerate() {
         let rank = ranks - i;
         let bad = |msg: String| FenError::new("board", format!("rank {rank}: {msg}"));
-        let row_cells = read_cells(row, GRID_MAX).map_err(bad)?;
+        let row_cells = read_cells(row, GRID_MAX).map_err(|e| bad(e.to_string()))?;
         if i == 0 {
             files = row_cells.len();
         } else if row_cells.len() != files {
