@@ -22,7 +22,8 @@ use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
 use super::files::{Download, Export};
-use super::state::{ApiError, App};
+use super::error::ApiError;
+use super::state::App;
 use super::view::StateView;
 use super::{BODY_LIMIT, BODY_TIMEOUT, MAX_EVENT_STREAMS, REQUEST_TIMEOUT};
 
