@@ -4,6 +4,7 @@
 //! the page, which is compiled into the binary (nothing is ever read from
 //! disk). The API is documented in protocol.md.
 
+pub mod board;
 pub mod engines;
 pub mod error;
 pub mod eval;

@@ -1,5 +1,6 @@
 //! The state view the page reads, built from the game under its lock.
 
+use super::super::board;
 use super::super::eval;
 use super::super::explorer::{self, TableView};
 use super::super::view::*;
@@ -30,6 +31,7 @@ impl App {
     pub(super) fn view(&self, st: &State) -> StateView {
         let outcome = st.game.outcome();
         let moves = st.game.moves();
+        let legal_moves = st.game.legal_moves();
         let side_of = |p: &Option<Player>| p.is_some();
         let engine_side = match (side_of(&st.players[0]), side_of(&st.players[1])) {
             (true, true) => "both",
@@ -48,7 +50,8 @@ impl App {
             moves,
             future: st.future.iter().rev().cloned().collect(),
             side_to_move: side_name(st.game.side_to_move()),
-            legal_moves: st.game.legal_moves(),
+            position: board::position_view(st.game.as_ref(), &legal_moves),
+            legal_moves,
             outcome: match outcome {
                 Outcome::Ongoing => OutcomeView {
                     over: false,
