@@ -44,7 +44,6 @@ pub const MIN_MOVE_TIME_MS: u64 = 10;
 pub const MAX_MOVE_TIME_MS: u64 = 60_000;
 /// Lines the analysis shows at most.
 pub const MAX_ANALYSIS_LINES: u8 = 5;
-/// Lines the analysis shows at most.
 
 /// An engine and how it plays.
 #[derive(Clone, Debug, PartialEq, Eq)]
