@@ -1,8 +1,8 @@
 //! The engines the board offers: stackfish in this process, and any UGI
-//! engine given with `--engine`, driven by the arena's own engine code
-//! (process group, transport, handshake, deadlines). Each search runs on a
-//! thread of the caller's; a searcher reports every `info` line as it comes
-//! and never waits longer than its deadline.
+//! engine given with `--engine`, driven by the engine client the arena uses
+//! too (stackfish_client: process group, transport, handshake, deadlines).
+//! Each search runs on a thread of the caller's; a searcher reports every
+//! `info` line as it comes and never waits longer than its deadline.
 
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -30,7 +30,7 @@ pub const STOP_GRACE: Duration = Duration::from_secs(2);
 pub const MOVE_MARGIN_MS: u64 = DEFAULT_TIME_MARGIN_MS + MOVE_GRACE_MS + 400;
 /// Startup, ping and the first `readyok` of an external engine.
 pub const DEFAULT_STARTUP_MS: u64 = 10_000;
-/// The arena's engine keys that make sense for the board: the page sets
+/// The engine keys (the arena's syntax) that make sense for the board: the page sets
 /// each search's limit, so `tc`, `st`, `depth`, `nodes` are refused.
 const ENGINE_KEYS: &[&str] = &["name", "cmd", "args", "proto", "dir"];
 

@@ -66,7 +66,7 @@ pub enum RosterError {
         "engine setting '{token}': the board takes {keys} and option.X (the page sets the time)"
     )]
     Setting { token: String, keys: String },
-    /// The arena's own reading of a setting refused it.
+    /// The engine client's reading of a setting (the arena's syntax) refused it.
     #[error("{0}")]
     Spec(String),
     #[error("--engine {0}: name= and cmd= are required")]

@@ -1,6 +1,6 @@
 //! `stackfish serve`: a local web page to play and analyse with engines.
 //! hyper on tokio carries HTTP, with a deadline on every phase of a request
-//! (`http.rs`); axum routes each request to the JSON API of `state.rs` or to
+//! (`http.rs`); axum routes each request to the JSON API of `state/` or to
 //! the page, which is compiled into the binary (nothing is ever read from
 //! disk). The API is documented in protocol.md.
 
@@ -238,4 +238,15 @@ pub fn open_browser(url: &str) -> Result<(), OpenError> {
         .spawn()
         .map(|_| ())
         .map_err(|source| OpenError { program, source })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The board drives engines through the client crate and writes records
+    /// through the record crate; the arena is a layer beside it, not below.
+    #[test]
+    fn the_board_does_not_use_the_arena() {
+        let manifest = include_str!("../Cargo.toml");
+        assert!(!manifest.contains("stackfish-arena"), "{manifest}");
+    }
 }
