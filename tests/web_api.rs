@@ -237,6 +237,108 @@ fn the_state_at_the_start() {
     assert_eq!(s["board"], Value::Null, "Mixtour's string says it all");
 }
 
+/// The page parses no position string: the state carries every game's board
+/// as drawn, read from the rules' own positions.
+#[test]
+fn the_state_carries_the_board_of_every_game() {
+    let srv = server();
+    let a = srv.addr();
+    let s = state(a);
+    let p = &s["position"];
+    assert_eq!(p["game"], "mixtour");
+    assert_eq!(
+        (p["files"].as_u64(), p["ranks"].as_u64()),
+        (Some(5), Some(5))
+    );
+    assert_eq!(p["squares"].as_array().unwrap().len(), 25);
+    assert_eq!(
+        p["squares"][0],
+        json!({"name": "a1", "file": 0, "rank": 0, "stack": []})
+    );
+    assert_eq!(p["reserves"], json!([20, 20]));
+    assert_eq!(p["scores"], json!([0, 0]));
+    assert_eq!(p["goal"], 1);
+    assert_eq!(p["holes"], json!([]));
+    assert_eq!(p["last"], Value::Null);
+    // One move per legal move, in the same order.
+    let texts: Vec<&str> = p["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["text"].as_str().unwrap())
+        .collect();
+    let legal: Vec<&str> = s["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(texts, legal);
+    assert_eq!(
+        p["moves"][0],
+        json!({"text": "a1", "kind": "place", "from": null, "to": "a1", "count": 1})
+    );
+
+    // Stacks bottom to top, holes, and the last move by its squares.
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let s = ok(
+        a,
+        "/api/fen",
+        json!({"fen": "#,x3,#/x5/x2,12,1,x/x5/#,x3,# 1 17,19 0,0 1 -"}),
+    );
+    let p = &s["position"];
+    assert_eq!(p["holes"], json!(["a1", "e1", "a5", "e5"]));
+    assert_eq!(p["squares"].as_array().unwrap().len(), 21);
+    let c3 = p["squares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|q| q["name"] == "c3")
+        .unwrap();
+    assert_eq!(c3["stack"], json!(["p1", "p2"]));
+    let two = s["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .find(|m| m.starts_with("2c3"))
+        .expect("the stack of two moves");
+    let s = ok(a, "/api/move", json!({ "move": two }));
+    assert_eq!(
+        s["position"]["last"],
+        json!({"text": two, "kind": "move", "from": "c3", "to": &two[3..], "count": 2})
+    );
+    assert_eq!(s["position"]["reserves"], json!([17, 19]));
+
+    // The other games.
+    let s = ok(a, "/api/new", json!({"variant": "silo", "engine": "none"}));
+    let p = &s["position"];
+    assert_eq!(p["game"], "silo");
+    assert_eq!(
+        (p["files"].as_u64(), p["ranks"].as_u64()),
+        (Some(6), Some(1))
+    );
+    assert_eq!(p["checkers"], json!([9, 9]));
+    let s = ok(a, "/api/new", json!({"variant": "focus", "engine": "none"}));
+    let p = &s["position"];
+    assert_eq!(p["game"], "coinstack");
+    assert_eq!(p["squares"].as_array().unwrap().len(), 52);
+    assert_eq!(p["capture_goal"], Value::Null);
+    let s = ok(
+        a,
+        "/api/new",
+        json!({"variant": "castle", "engine": "none"}),
+    );
+    let p = &s["position"];
+    assert_eq!(p["game"], "castle");
+    assert_eq!(p["squares"].as_array().unwrap().len(), 361);
+    let skulls = s["fen"].as_str().unwrap().split(' ').nth(3).unwrap();
+    assert_eq!(
+        p["skulls"].as_array().unwrap().len(),
+        skulls.split(',').count()
+    );
+}
+
 /// Castle's terrain is not in its position string: the state carries it for
 /// the page, the same for every level and position; other games have none.
 #[test]

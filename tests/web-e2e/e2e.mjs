@@ -354,7 +354,9 @@ function spread(xs) {
 async function analysis() {
   await newGame('mixtour', 'human', 'human');
   await page.selectOption('#analyse-lines', '3');
-  await page.evaluate(() => { lineDelays.length = 0; });
+  // The page's modules keep their state to themselves; importing the store
+  // again gives the page's own instance of it.
+  await page.evaluate(async () => { (await import('/store.js')).lineDelays.length = 0; });
   await page.check('#analyse-toggle');
   await page.waitForFunction(() => document.body.dataset.analysing === 'true');
   await page.waitForFunction(() => {
@@ -371,7 +373,7 @@ async function analysis() {
   const firsts = state.reports.analysis.lines.map((l) => l.pv[0]);
   check(new Set(firsts).size === 3, `the 3 lines start with 3 different moves (${firsts})`);
   await page.screenshot({ path: join(outDir, 'analysis.png') });
-  const delays = await page.evaluate(() => [...lineDelays]);
+  const delays = await page.evaluate(async () => [...(await import('/store.js')).lineDelays]);
   const d = spread(delays);
   latency = d;
   console.log(`info engine line to page: ${d.n} lines, median ${d.median} ms, 95% ${d.p95} ms, max ${d.max} ms`);

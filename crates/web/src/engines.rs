@@ -1,8 +1,8 @@
 //! The engines the board offers: stackfish in this process, and any UGI
-//! engine given with `--engine`, driven by the arena's own engine code
-//! (process group, transport, handshake, deadlines). Each search runs on a
-//! thread of the caller's; a searcher reports every `info` line as it comes
-//! and never waits longer than its deadline.
+//! engine given with `--engine`, driven by the engine client the arena uses
+//! too (stackfish_client: process group, transport, handshake, deadlines).
+//! Each search runs on a thread of the caller's; a searcher reports every
+//! `info` line as it comes and never waits longer than its deadline.
 
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -15,6 +15,8 @@ use stackfish_client::engine::{
 };
 use stackfish_client::spec::{EngineSpec, Timeouts, DEFAULT_TIME_MARGIN_MS, MOVE_GRACE_MS};
 use stackfish_engine::{self as engine, BestMove, GoParams, Options, Session};
+
+use super::error::{EngineError, RosterError};
 use stackfish_search::{self as search, Info, Shared};
 
 /// The engine in this process, always offered first.
@@ -28,7 +30,7 @@ pub const STOP_GRACE: Duration = Duration::from_secs(2);
 pub const MOVE_MARGIN_MS: u64 = DEFAULT_TIME_MARGIN_MS + MOVE_GRACE_MS + 400;
 /// Startup, ping and the first `readyok` of an external engine.
 pub const DEFAULT_STARTUP_MS: u64 = 10_000;
-/// The arena's engine keys that make sense for the board: the page sets
+/// The engine keys (the arena's syntax) that make sense for the board: the page sets
 /// each search's limit, so `tc`, `st`, `depth`, `nodes` are refused.
 const ENGINE_KEYS: &[&str] = &["name", "cmd", "args", "proto", "dir"];
 
@@ -42,29 +44,26 @@ pub struct Roster {
 impl Roster {
     /// Reads `--engine` groups in the arena's syntax (`name=A cmd=path
     /// [args="..."] [proto=ugi|uci] [dir=...] [option.X=v]`).
-    pub fn from_groups(groups: &[Vec<String>], startup_ms: u64) -> Result<Roster, String> {
+    pub fn from_groups(groups: &[Vec<String>], startup_ms: u64) -> Result<Roster, RosterError> {
         let mut specs = Vec::new();
         let mut names: HashSet<String> = HashSet::from([BUILTIN.to_string()]);
         for tokens in groups {
             for t in tokens {
                 let key = t.split_once('=').map_or(t.as_str(), |(k, _)| k);
                 if !ENGINE_KEYS.contains(&key) && !key.starts_with("option.") {
-                    return Err(format!(
-                        "engine setting '{t}': the board takes {} and option.X (the page sets the time)",
-                        ENGINE_KEYS.join(", ")
-                    ));
+                    return Err(RosterError::Setting {
+                        token: t.clone(),
+                        keys: ENGINE_KEYS.join(", "),
+                    });
                 }
             }
             let mut spec = EngineSpec::default();
-            spec.apply_tokens(tokens)?;
+            spec.apply_tokens(tokens).map_err(RosterError::Spec)?;
             if spec.name.is_empty() || spec.cmd.is_empty() {
-                return Err(format!(
-                    "--engine {}: name= and cmd= are required",
-                    tokens.join(" ")
-                ));
+                return Err(RosterError::Incomplete(tokens.join(" ")));
             }
             if !names.insert(spec.name.clone()) {
-                return Err(format!("two engines are named '{}'", spec.name));
+                return Err(RosterError::Duplicate(spec.name.clone()));
             }
             specs.push(spec);
         }
@@ -175,7 +174,7 @@ impl Report {
 }
 
 /// What a search ended with. An `Err` from `run` is an engine that failed
-/// (with the text for the page); it has been restarted if it could be.
+/// (its text is for the page); `restart` brings up a new one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Finish {
     /// The move as the engine sent it: the board referees it.
@@ -186,16 +185,16 @@ pub enum Finish {
 
 pub trait Searcher: Send {
     /// Searches until the job's limit or until `stop` is set (looked at
-    /// every few milliseconds). `Err`: the engine failed, with the text for
-    /// the page; it is killed, and `restart` brings up a new one.
+    /// every few milliseconds). `Err`: the engine failed; it is killed, and
+    /// `restart` brings up a new one.
     fn run(
         &mut self,
         job: &Job,
         stop: &AtomicBool,
         report: &mut dyn FnMut(Report),
-    ) -> Result<Finish, String>;
+    ) -> Result<Finish, EngineError>;
     /// Starts a new process after a failure; says why it could not.
-    fn restart(&mut self, variant: &'static str) -> Result<(), String>;
+    fn restart(&mut self, variant: &'static str) -> Result<(), EngineError>;
     /// Ends the engine's process, if it has one.
     fn close(self: Box<Self>);
 }
@@ -226,11 +225,10 @@ impl Searcher for Builtin {
         job: &Job,
         stop: &AtomicBool,
         report: &mut dyn FnMut(Report),
-    ) -> Result<Finish, String> {
+    ) -> Result<Finish, EngineError> {
         let mut session = match self.session.take() {
             Some(s) if s.variant() == job.variant => s,
-            _ => engine::new_session(job.variant)
-                .ok_or_else(|| format!("stackfish does not play {}", job.variant))?,
+            _ => engine::new_session(job.variant).ok_or(EngineError::Unplayed(job.variant))?,
         };
         if self.round != Some(job.round) {
             // Fresh heuristics and a new level seed for each game.
@@ -240,7 +238,7 @@ impl Searcher for Builtin {
         let moves: Vec<&str> = job.moves.iter().map(String::as_str).collect();
         session
             .set_position(Some(&job.start_fen), &moves)
-            .map_err(|e| format!("stackfish refused the position: {e}"))?;
+            .map_err(|e| EngineError::Position(e.to_string()))?;
         let params = match job.limit {
             JobLimit::Move { movetime_ms, depth } => GoParams {
                 move_time: Some(movetime_ms),
@@ -295,11 +293,11 @@ impl Searcher for Builtin {
                 Ok(Finish::NoMove(reason.to_string()))
             }
             // The session may be half-updated: the next search starts afresh.
-            Err(_) => Err("stackfish failed while thinking".into()),
+            Err(_) => Err(EngineError::Panicked),
         }
     }
 
-    fn restart(&mut self, _variant: &'static str) -> Result<(), String> {
+    fn restart(&mut self, _variant: &'static str) -> Result<(), EngineError> {
         Ok(())
     }
 
@@ -318,7 +316,7 @@ struct External {
 }
 
 impl External {
-    fn start(&mut self, variant: &'static str) -> Result<(), String> {
+    fn start(&mut self, variant: &'static str) -> Result<(), EngineError> {
         if let Some(old) = self.engine.take() {
             old.quit();
         }
@@ -338,28 +336,34 @@ impl External {
                 self.multipv = 1;
                 Ok(())
             }
-            Err(StartError::Spawn(e)) => Err(e.to_string()),
-            Err(StartError::Fault(f)) => Err(format!("{}: {}", self.spec.name, f.text)),
+            Err(StartError::Spawn(e)) => Err(EngineError::Spawn(e.to_string())),
+            Err(StartError::Fault(f)) => Err(EngineError::Handshake {
+                name: self.spec.name.clone(),
+                text: f.text,
+            }),
         }
     }
 
     /// Kills the engine after a fault; says what happened.
-    fn fail(&mut self, what: String) -> String {
+    fn fail(&mut self, what: EngineError) -> EngineError {
         if let Some(e) = self.engine.take() {
             e.kill();
         }
         what
     }
 
-    fn prepare(&mut self, job: &Job) -> Result<(), String> {
+    fn prepare(&mut self, job: &Job) -> Result<(), EngineError> {
         if self.engine.is_none() || self.variant != Some(job.variant) {
             self.start(job.variant)?;
         }
         let name = self.spec.name.clone();
         let Some(engine) = self.engine.as_mut() else {
-            return Err(format!("{name} is not running"));
+            return Err(EngineError::NotRunning(name));
         };
-        let fault = |f: stackfish_client::engine::Fault| format!("{name} {}", f.text);
+        let fault = |f: stackfish_client::engine::Fault| EngineError::Fault {
+            name: name.clone(),
+            text: f.text,
+        };
         if self.round != Some(job.round) {
             engine.new_game().map_err(fault)?;
             self.round = Some(job.round);
@@ -388,13 +392,13 @@ impl Searcher for External {
         job: &Job,
         stop: &AtomicBool,
         report: &mut dyn FnMut(Report),
-    ) -> Result<Finish, String> {
+    ) -> Result<Finish, EngineError> {
         if let Err(what) = self.prepare(job) {
             return Err(self.fail(what));
         }
         let name = self.spec.name.clone();
         let Some(engine) = self.engine.as_mut() else {
-            return Err(format!("{name} is not running"));
+            return Err(EngineError::NotRunning(name));
         };
         let mut position = format!("position fen {}", job.start_fen);
         if !job.moves.is_empty() {
@@ -423,15 +427,15 @@ impl Searcher for External {
         });
         match result {
             Ok(reply) => Ok(Finish::Move { mv: reply.mv }),
-            Err(SearchError::NoReply { waited }) => Err(self.fail(format!(
-                "{name} sent no bestmove within {} ms",
-                waited.as_millis()
-            ))),
-            Err(SearchError::Fault(f)) => Err(self.fail(format!("{name} {}", f.text))),
+            Err(SearchError::NoReply { waited }) => Err(self.fail(EngineError::NoReply {
+                name,
+                ms: waited.as_millis(),
+            })),
+            Err(SearchError::Fault(f)) => Err(self.fail(EngineError::Fault { name, text: f.text })),
         }
     }
 
-    fn restart(&mut self, variant: &'static str) -> Result<(), String> {
+    fn restart(&mut self, variant: &'static str) -> Result<(), EngineError> {
         self.start(variant)
     }
 

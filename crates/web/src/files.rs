@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::state::ApiError;
+use super::error::{ApiError, ShippedError};
 use stackfish_sac::{self as stackandconquer, Cell, Description, FileKind};
 
 /// The largest file the page uploads. A saved game of the largest grid (10
@@ -90,15 +90,18 @@ pub struct Shipped {
 }
 
 impl Shipped {
-    pub fn load() -> Result<Shipped, String> {
+    pub fn load() -> Result<Shipped, ShippedError> {
         let boards = SHIPPED
             .iter()
             .map(|&(name, label, text)| {
                 let file = format!("{name}.in");
+                let refused = |e: &dyn std::fmt::Display| ShippedError {
+                    file: file.clone(),
+                    message: e.to_string(),
+                };
                 let desc = stackandconquer::read_bytes(FileKind::In, text.as_bytes(), None)
-                    .map_err(|e| format!("shipped board {file}: {e}"))?;
-                let fen = stackandconquer::checked_fen(&desc)
-                    .map_err(|e| format!("shipped board {file}: {e}"))?;
+                    .map_err(|e| refused(&e))?;
+                let fen = stackandconquer::checked_fen(&desc).map_err(|e| refused(&e))?;
                 let cells = desc.cells.iter().filter(|c| **c != Cell::Hole).count();
                 let info = BoardInfo {
                     name,
@@ -112,7 +115,7 @@ impl Shipped {
                 };
                 Ok((info, desc, text))
             })
-            .collect::<Result<_, String>>()?;
+            .collect::<Result<_, ShippedError>>()?;
         Ok(Shipped { boards })
     }
 

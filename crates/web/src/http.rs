@@ -21,53 +21,117 @@ use tokio::sync::{watch, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
+use super::error::ApiError;
 use super::files::{Download, Export};
-use super::state::{ApiError, App};
+use super::state::App;
 use super::view::StateView;
 use super::{BODY_LIMIT, BODY_TIMEOUT, MAX_EVENT_STREAMS, REQUEST_TIMEOUT};
 
-const PAGE_HTML: &str = include_str!("page.html");
-const PAGE_CSS: &str = include_str!("page.css");
-/// The page's scripts: the core, then one file per panel. A new panel is a
-/// file here and a `<script>` line in page.html.
-const SCRIPTS: &[(&str, &str)] = &[
-    ("/page.js", include_str!("page.js")),
-    ("/panel-analysis.js", include_str!("panel-analysis.js")),
-    ("/panel-graph.js", include_str!("panel-graph.js")),
-    ("/panel-moves.js", include_str!("panel-moves.js")),
-    ("/panel-game.js", include_str!("panel-game.js")),
-    ("/panel-explorer.js", include_str!("panel-explorer.js")),
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// A file of the page, compiled into the binary.
+struct PageFile {
+    path: &'static str,
+    content_type: &'static str,
+    text: &'static str,
+}
+
+const fn file(path: &'static str, content_type: &'static str, text: &'static str) -> PageFile {
+    PageFile {
+        path,
+        content_type,
+        text,
+    }
+}
+
+/// Every file of the page, all answered to GET: routing and the 405
+/// answers both read this one list. A new module (a panel, a game's
+/// drawing) is a line here and an `import` or a `<script type="module">`.
+const PAGE_FILES: &[PageFile] = &[
+    file("/", HTML, include_str!("page.html")),
+    file("/index.html", HTML, include_str!("page.html")),
+    file("/page.css", CSS, include_str!("page.css")),
+    file("/page.js", JS, include_str!("page.js")),
+    file("/store.js", JS, include_str!("store.js")),
+    file("/draw.js", JS, include_str!("draw.js")),
+    file("/games.js", JS, include_str!("games.js")),
+    file("/game-mixtour.js", JS, include_str!("game-mixtour.js")),
+    file("/game-coinstack.js", JS, include_str!("game-coinstack.js")),
+    file("/game-silo.js", JS, include_str!("game-silo.js")),
+    file("/game-castle.js", JS, include_str!("game-castle.js")),
+    file("/panel-analysis.js", JS, include_str!("panel-analysis.js")),
+    file("/panel-graph.js", JS, include_str!("panel-graph.js")),
+    file("/panel-moves.js", JS, include_str!("panel-moves.js")),
+    file("/panel-game.js", JS, include_str!("panel-game.js")),
+    file("/panel-explorer.js", JS, include_str!("panel-explorer.js")),
 ];
+
+/// One path of the JSON API: the method it takes (for 405 answers) and
+/// its route, side by side so that the two cannot drift apart.
+struct ApiRoute {
+    path: &'static str,
+    method: &'static str,
+    route: fn() -> MethodRouter<Ctx>,
+}
+
+const fn api(
+    path: &'static str,
+    method: &'static str,
+    route: fn() -> MethodRouter<Ctx>,
+) -> ApiRoute {
+    ApiRoute {
+        path,
+        method,
+        route,
+    }
+}
+
+const API: &[ApiRoute] = &[
+    api("/api/state", "GET", || get(api_state)),
+    api("/api/events", "GET", || get(api_events)),
+    api("/api/record", "GET", || get(api_record)),
+    api("/api/boards", "GET", || get(api_boards)),
+    api("/api/stacksav", "GET", || get(api_stacksav)),
+    api("/api/stackboard", "GET", || get(api_stackboard)),
+    api("/api/new", "POST", || {
+        post_with(|app, b| app.new_game(parse_or_default(b)?))
+    }),
+    api("/api/move", "POST", || {
+        post_with(|app, b| app.play(parse(b)?))
+    }),
+    api("/api/go", "POST", || {
+        post_with(|app, b| expect_empty(b).and_then(|_| app.go()))
+    }),
+    api("/api/stop", "POST", || {
+        post_with(|app, b| expect_empty(b).and_then(|_| app.stop()))
+    }),
+    api("/api/undo", "POST", || {
+        post_with(|app, b| app.undo(parse_or_default(b)?))
+    }),
+    api("/api/fen", "POST", || {
+        post_with(|app, b| app.load_fen(parse(b)?))
+    }),
+    api("/api/goto", "POST", || {
+        post_with(|app, b| app.goto(parse(b)?))
+    }),
+    api("/api/analyse", "POST", || {
+        post_with(|app, b| app.analyse(parse(b)?))
+    }),
+];
+
+/// The method `path` takes, if it is one of ours.
+fn allowed_method(path: &str) -> Option<&'static str> {
+    if PAGE_FILES.iter().any(|f| f.path == path) {
+        return Some("GET");
+    }
+    API.iter().find(|r| r.path == path).map(|r| r.method)
+}
 
 /// A comment line on the event stream this often, so that a dead page's
 /// connection is noticed (the write fails) and closed.
 const EVENTS_KEEP_ALIVE: Duration = Duration::from_secs(15);
-
-/// Every path and the method it takes, for 405 answers.
-const ROUTES: &[(&str, &str)] = &[
-    ("/", "GET"),
-    ("/index.html", "GET"),
-    ("/page.js", "GET"),
-    ("/panel-analysis.js", "GET"),
-    ("/panel-graph.js", "GET"),
-    ("/panel-moves.js", "GET"),
-    ("/panel-game.js", "GET"),
-    ("/page.css", "GET"),
-    ("/api/state", "GET"),
-    ("/api/events", "GET"),
-    ("/api/record", "GET"),
-    ("/api/boards", "GET"),
-    ("/api/stacksav", "GET"),
-    ("/api/stackboard", "GET"),
-    ("/api/new", "POST"),
-    ("/api/move", "POST"),
-    ("/api/go", "POST"),
-    ("/api/stop", "POST"),
-    ("/api/undo", "POST"),
-    ("/api/fen", "POST"),
-    ("/api/goto", "POST"),
-    ("/api/analyse", "POST"),
-];
 
 #[derive(Clone)]
 struct Ctx {
@@ -89,42 +153,14 @@ pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Rout
         streams: Arc::new(Semaphore::new(MAX_EVENT_STREAMS)),
     };
     let mut router = Router::new();
-    for &(path, text) in SCRIPTS {
-        router = router.route(
-            path,
-            get(move || async move { page("text/javascript; charset=utf-8", text) }),
-        );
+    for f in PAGE_FILES {
+        let (content_type, text) = (f.content_type, f.text);
+        router = router.route(f.path, get(move || async move { page(content_type, text) }));
+    }
+    for r in API {
+        router = router.route(r.path, (r.route)());
     }
     router
-        .route("/", get(page_html))
-        .route("/index.html", get(page_html))
-        .route("/page.css", get(page_css))
-        .route("/api/state", get(api_state))
-        .route("/api/events", get(api_events))
-        .route("/api/record", get(api_record))
-        .route("/api/boards", get(api_boards))
-        .route("/api/stacksav", get(api_stacksav))
-        .route("/api/stackboard", get(api_stackboard))
-        .route(
-            "/api/new",
-            post_with(|app, b| app.new_game(parse_or_default(b)?)),
-        )
-        .route("/api/move", post_with(|app, b| app.play(parse(b)?)))
-        .route(
-            "/api/go",
-            post_with(|app, b| expect_empty(b).and_then(|_| app.go())),
-        )
-        .route(
-            "/api/stop",
-            post_with(|app, b| expect_empty(b).and_then(|_| app.stop())),
-        )
-        .route(
-            "/api/undo",
-            post_with(|app, b| app.undo(parse_or_default(b)?)),
-        )
-        .route("/api/fen", post_with(|app, b| app.load_fen(parse(b)?)))
-        .route("/api/goto", post_with(|app, b| app.goto(parse(b)?)))
-        .route("/api/analyse", post_with(|app, b| app.analyse(parse(b)?)))
         .fallback(no_such_path)
         // Innermost first: the body's limit and deadline wrap the body the
         // handlers read; the whole request has its own deadline; the guard
@@ -207,10 +243,7 @@ async fn guard(State(ctx): State<Ctx>, request: Request, next: Next) -> Response
 fn bare_error(status: StatusCode, method: &Method, path: &str) -> Response {
     match status {
         StatusCode::METHOD_NOT_ALLOWED => {
-            let allowed = ROUTES
-                .iter()
-                .find(|(p, _)| *p == path)
-                .map_or("GET", |(_, m)| m);
+            let allowed = allowed_method(path).unwrap_or("GET");
             let mut r = error(
                 status,
                 format!("{path} takes {allowed}, not {}", method.as_str()),
@@ -269,7 +302,7 @@ fn check_host(headers: &HeaderMap, own: &str) -> Result<(), String> {
 
 async fn no_such_path(request: Request) -> Response {
     let path = request.uri().path();
-    if ROUTES.iter().any(|(p, _)| *p == path) {
+    if allowed_method(path).is_some() {
         return bare_error(StatusCode::METHOD_NOT_ALLOWED, request.method(), path);
     }
     error(StatusCode::NOT_FOUND, format!("no such path: {path}"))
@@ -277,14 +310,6 @@ async fn no_such_path(request: Request) -> Response {
 
 fn page(content_type: &'static str, text: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], text).into_response()
-}
-
-async fn page_html() -> Response {
-    page("text/html; charset=utf-8", PAGE_HTML)
-}
-
-async fn page_css() -> Response {
-    page("text/css; charset=utf-8", PAGE_CSS)
 }
 
 async fn api_state(State(ctx): State<Ctx>) -> Response {
@@ -489,5 +514,91 @@ fn expect_empty(body: &[u8]) -> Result<(), ApiError> {
             "this request takes no parameters: send {} or nothing",
         )),
         Err(e) => Err(ApiError::new(400, format!("bad JSON body: {e}"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    /// The status line and the `Allow` header of a bare request.
+    fn ask(addr: std::net::SocketAddr, method: &str, path: &str) -> (u16, Option<String>) {
+        let mut stream = std::net::TcpStream::connect(addr).expect("connects");
+        let body = if method == "GET" { "" } else { "{}" };
+        let request = format!(
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).expect("sends");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).expect("reads");
+        let status = answer
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        let allow = answer
+            .lines()
+            .find_map(|l| l.strip_prefix("allow: ").map(str::to_string));
+        (status, allow)
+    }
+
+    #[test]
+    fn every_page_file_answers_get_and_refuses_other_methods() {
+        let server = crate::WebServer::start("127.0.0.1", 0).expect("server starts");
+        let addr = server.addr();
+        for f in PAGE_FILES {
+            assert_eq!(ask(addr, "GET", f.path).0, 200, "GET {}", f.path);
+            for method in ["POST", "PUT", "DELETE"] {
+                let (status, allow) = ask(addr, method, f.path);
+                assert_eq!(status, 405, "{method} {}", f.path);
+                assert_eq!(allow.as_deref(), Some("GET"), "{method} {}", f.path);
+            }
+        }
+        server.shutdown();
+    }
+
+    #[test]
+    fn every_api_path_refuses_the_method_it_does_not_take() {
+        let server = crate::WebServer::start("127.0.0.1", 0).expect("server starts");
+        let addr = server.addr();
+        for r in API {
+            let other = if r.method == "GET" { "POST" } else { "GET" };
+            let (status, allow) = ask(addr, other, r.path);
+            assert_eq!(status, 405, "{other} {}", r.path);
+            assert_eq!(allow.as_deref(), Some(r.method), "{other} {}", r.path);
+        }
+        server.shutdown();
+    }
+
+    #[test]
+    fn the_page_loads_every_module_it_is_served_with() {
+        // A module the page never imports is dead weight; one it imports
+        // but the server lacks is a broken page.
+        let scripts: Vec<&PageFile> = PAGE_FILES.iter().filter(|f| f.content_type == JS).collect();
+        let mut all_text = String::new();
+        for f in PAGE_FILES {
+            all_text.push_str(f.text);
+        }
+        for f in &scripts {
+            let name = &f.path[1..];
+            assert!(
+                all_text.contains(&format!("\"/{name}\""))
+                    || all_text.contains(&format!("'./{name}'")),
+                "{name} is served but nothing loads it"
+            );
+        }
+        for f in &scripts {
+            for import in f.text.lines().filter_map(|l| l.split(" from './").nth(1)) {
+                let name = import.split('\'').next().unwrap_or("");
+                assert!(
+                    scripts.iter().any(|s| s.path[1..] == *name),
+                    "{} imports {name}, which is not served",
+                    f.path
+                );
+            }
+        }
     }
 }

@@ -1,10 +1,12 @@
 //! `stackfish serve`: a local web page to play and analyse with engines.
 //! hyper on tokio carries HTTP, with a deadline on every phase of a request
-//! (`http.rs`); axum routes each request to the JSON API of `state.rs` or to
+//! (`http.rs`); axum routes each request to the JSON API of `state/` or to
 //! the page, which is compiled into the binary (nothing is ever read from
 //! disk). The API is documented in protocol.md.
 
+pub mod board;
 pub mod engines;
+pub mod error;
 pub mod eval;
 pub mod explorer;
 pub mod files;
@@ -21,8 +23,9 @@ use hyper_util::service::TowerToHyperService;
 use tokio::sync::{watch, Semaphore};
 
 pub use engines::Roster;
+pub use error::{ApiError, EngineError, OpenError, RosterError, ServeError, ShippedError};
 pub use state::{
-    ApiError, App, DEFAULT_MOVE_TIME_MS, MAX_ANALYSIS_LINES, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
+    App, DEFAULT_MOVE_TIME_MS, MAX_ANALYSIS_LINES, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
 };
 pub use view::StateView;
 
@@ -81,20 +84,24 @@ pub struct WebServer {
 impl WebServer {
     /// Binds `host:port` (port 0: any free port) and starts answering,
     /// with stackfish as the only engine.
-    pub fn start(host: &str, port: u16) -> Result<WebServer, String> {
+    pub fn start(host: &str, port: u16) -> Result<WebServer, ServeError> {
         WebServer::start_with(host, port, ServeOptions::default())
     }
 
     /// `start`, offering the engines and tables of `options`.
-    pub fn start_with(host: &str, port: u16, options: ServeOptions) -> Result<WebServer, String> {
-        let listener = std::net::TcpListener::bind((host, port))
-            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
-        let addr = listener
-            .local_addr()
-            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
-        listener
-            .set_nonblocking(true)
-            .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
+    pub fn start_with(
+        host: &str,
+        port: u16,
+        options: ServeOptions,
+    ) -> Result<WebServer, ServeError> {
+        let listen = |source| ServeError::Listen {
+            host: host.to_string(),
+            port,
+            source,
+        };
+        let listener = std::net::TcpListener::bind((host, port)).map_err(listen)?;
+        let addr = listener.local_addr().map_err(listen)?;
+        listener.set_nonblocking(true).map_err(listen)?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(IO_THREADS)
             .max_blocking_threads(MAX_BLOCKING_THREADS)
@@ -103,11 +110,10 @@ impl WebServer {
             .enable_io()
             .enable_time()
             .build()
-            .map_err(|e| format!("cannot start the server threads: {e}"))?;
+            .map_err(ServeError::Threads)?;
         let listener = {
             let _inside = runtime.enter();
-            tokio::net::TcpListener::from_std(listener)
-                .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?
+            tokio::net::TcpListener::from_std(listener).map_err(listen)?
         };
         let app = App::new(options.roster, options.silo_tables)?;
         let (stop, stopped) = watch::channel(false);
@@ -217,7 +223,7 @@ async fn accept_loop(
 
 /// Opens the page in the desktop's browser; failing is not an error, the
 /// URL is printed anyway.
-pub fn open_browser(url: &str) -> Result<(), String> {
+pub fn open_browser(url: &str) -> Result<(), OpenError> {
     let (program, args): (&str, Vec<&str>) = if cfg!(target_os = "macos") {
         ("open", vec![url])
     } else if cfg!(windows) {
@@ -231,5 +237,16 @@ pub fn open_browser(url: &str) -> Result<(), String> {
         .stderr(std::process::Stdio::null())
         .spawn()
         .map(|_| ())
-        .map_err(|e| format!("cannot run {program}: {e}"))
+        .map_err(|source| OpenError { program, source })
+}
+
+#[cfg(test)]
+mod tests {
+    /// The board drives engines through the client crate and writes records
+    /// through the record crate; the arena is a layer beside it, not below.
+    #[test]
+    fn the_board_does_not_use_the_arena() {
+        let manifest = include_str!("../Cargo.toml");
+        assert!(!manifest.contains("stackfish-arena"), "{manifest}");
+    }
 }

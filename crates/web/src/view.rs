@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::board::PositionView;
 use super::eval::{Eval, Mark};
 use super::explorer::TableView;
 use super::files::FileRequest;
@@ -117,7 +118,11 @@ pub struct StateView {
     pub marks: Vec<Option<Mark>>,
     /// Why an engine could not move or analyse (shown until the next move).
     pub engine_error: Option<String>,
-    /// Castle's terrain; `None` for games whose string says it all.
+    /// The position shown as the page draws it: squares and stacks, the
+    /// players' counts, the legal moves and the last one by their squares
+    /// (board.rs); `None` for a game the page does not draw.
+    pub position: Option<PositionView>,
+    /// Castle's terrain; `None` for the other games.
     pub board: Option<BoardView>,
     /// A Silo position a table covers: its exact value and its moves'.
     pub table: Option<TableView>,

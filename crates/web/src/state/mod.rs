@@ -1,0 +1,327 @@
+//! The one game the web page shows: its line of moves with a cursor (the
+//! position shown), who plays each side, the analysis engine, the searches
+//! on background threads, and the state view the page reads.
+//!
+//! The seams are modules: `line` (new games, moves, the cursor, loaded
+//! positions), `search` (engine play, analysis, the search threads),
+//! `exports` (the record and the StackAndConquer files), `view` (what the
+//! page reads).
+//!
+//! One search runs at a time: a player's engine when it is that player's
+//! turn, else the analysis engine when analysis is on. Requests never wait
+//! for a search thread: a search is cancelled by its stop flag and a stale
+//! generation number, and the next search thread waits for the old one.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio::sync::watch;
+
+use super::engines::{Roster, Searcher, BUILTIN};
+use super::error::{ApiError, ServeError};
+use super::eval::Eval;
+use super::explorer::TableView;
+use super::files::Shipped;
+use super::view::*;
+use stackfish_client::engine::Score;
+use stackfish_engine::MAX_LEVEL;
+use stackfish_games::{variants, AnyGame, MoveError, Outcome, Side};
+use stackfish_record::today;
+use stackfish_tables::TableSet;
+
+mod exports;
+mod line;
+mod search;
+mod view;
+
+pub const DEFAULT_VARIANT: &str = "mixtour";
+pub const DEFAULT_MOVE_TIME_MS: u64 = 1_000;
+/// Below this the engine has no time to finish even a shallow iteration.
+pub const MIN_MOVE_TIME_MS: u64 = 10;
+/// A player waits for each engine move; a minute is already long.
+pub const MAX_MOVE_TIME_MS: u64 = 60_000;
+/// Lines the analysis shows at most.
+pub const MAX_ANALYSIS_LINES: u8 = 5;
+
+/// An engine and how it plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Player {
+    engine: String,
+    level: u8,
+    movetime_ms: u64,
+    depth: Option<i32>,
+}
+
+impl Default for Player {
+    fn default() -> Self {
+        Player {
+            engine: BUILTIN.to_string(),
+            level: MAX_LEVEL,
+            movetime_ms: DEFAULT_MOVE_TIME_MS,
+            depth: None,
+        }
+    }
+}
+
+impl Player {
+    fn name(&self) -> String {
+        let limit = match self.depth {
+            Some(d) => format!("depth {d}"),
+            None => format!("{:.1} s/move", self.movetime_ms as f64 / 1000.0),
+        };
+        if self.engine == BUILTIN {
+            format!("stackfish (level {}, {limit})", self.level)
+        } else {
+            format!("{} ({limit})", self.engine)
+        }
+    }
+
+    fn view(&self) -> PlayerView {
+        PlayerView {
+            engine: self.engine.clone(),
+            level: self.level,
+            movetime_ms: self.movetime_ms,
+            depth: self.depth,
+        }
+    }
+}
+
+/// What a search is for: a player's move, or the analysis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Player(Side),
+    Analysis,
+}
+
+impl Role {
+    fn slot(self) -> usize {
+        match self {
+            Role::Player(side) => side.index(),
+            Role::Analysis => 2,
+        }
+    }
+}
+
+/// What the engine said about a move it played, for the record.
+#[derive(Clone, Copy, Debug)]
+struct Note {
+    /// From the mover's point of view.
+    score: Option<Score>,
+    depth: u32,
+    ms: u64,
+}
+
+struct Search {
+    handle: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    role: Role,
+}
+
+struct State {
+    /// The game up to the position shown.
+    game: Box<dyn AnyGame>,
+    /// The moves after the position shown, the next one last.
+    future: Vec<String>,
+    /// One per move of the whole line: what its engine said, if an engine
+    /// played it.
+    notes: Vec<Option<Note>>,
+    /// One per position of the whole line.
+    evals: Vec<Option<Eval>>,
+    players: [Option<Player>; 2],
+    /// The engine settings of the last new game: `go` on a human's turn.
+    default_player: Player,
+    analysis: Option<AnalysisModeView>,
+    search: Option<Search>,
+    /// Cancelled searches still finishing; the next search waits for them.
+    retiring: Vec<JoinHandle<()>>,
+    /// The searchers of player 1, player 2 and the analysis, with the name
+    /// of their engine; `None` while a search thread holds one.
+    searchers: [Option<(String, Box<dyn Searcher>)>; 3],
+    reports: [Option<ReportView>; 3],
+    /// The latest search's best line, for the compatible `analysis` field.
+    last_best: Option<AnalysisView>,
+    engine_error: Option<String>,
+    /// Bumped when a search starts or is cancelled: a search thread whose
+    /// number is stale must not touch the game.
+    generation: u64,
+    version: u64,
+    round: u64,
+    date: String,
+}
+
+/// The web board's game and engines. Shared by all request threads.
+pub struct App {
+    state: Mutex<State>,
+    roster: Roster,
+    /// The latest `version`, for the event streams of the pages.
+    changes: watch::Sender<u64>,
+    /// The boards of `boards/`, offered for a new game.
+    shipped: Shipped,
+    /// `--silo-tables`: the explorer's tables.
+    tables: Option<TableSet>,
+    /// The explorer's view of the last position shown (its string, whether
+    /// the game was over): the state is sent after every engine line, the
+    /// position changes far less often.
+    explored: Mutex<Option<(String, bool, Option<TableView>)>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A panic elsewhere must not take the board down with it: the data under
+    // these locks stays consistent between statements.
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn new_game_of(variant: &str) -> Result<Box<dyn AnyGame>, ApiError> {
+    variants::new_game(variant).ok_or_else(|| {
+        ApiError::bad_request(format!(
+            "unknown variant {variant:?}; known: {}",
+            variants::variant_names().join(", ")
+        ))
+    })
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+fn play_checked(game: &mut dyn AnyGame, text: &str) -> Result<String, ApiError> {
+    if let Outcome::Over { reason, .. } = game.outcome() {
+        return Err(ApiError::conflict(format!("the game is over ({reason})")));
+    }
+    game.play_text(text.trim()).map_err(|e| match e {
+        MoveError::Syntax { .. } => ApiError::bad_request(e.to_string()),
+        MoveError::Illegal { .. } => ApiError::unprocessable(e.to_string()),
+    })
+}
+
+impl State {
+    fn ply(&self) -> usize {
+        self.game.moves().len()
+    }
+
+    fn total(&self) -> usize {
+        self.ply() + self.future.len()
+    }
+
+    /// A new line from the game's start: no future, no notes, no reports.
+    fn reset_line(&mut self) {
+        self.future.clear();
+        self.notes = vec![None; self.ply()];
+        self.evals = vec![None; self.ply() + 1];
+        self.reports = Default::default();
+        self.last_best = None;
+        self.engine_error = None;
+    }
+
+    /// Plays `mv` at the cursor: the next move of the future if it is the
+    /// same, else a new branch that drops the old future.
+    fn push_move(&mut self, canonical: String, note: Option<Note>) {
+        let ply = self.ply() - 1;
+        if self.future.last() == Some(&canonical) {
+            self.future.pop();
+            if note.is_some() {
+                self.notes[ply] = note;
+            }
+        } else {
+            self.future.clear();
+            self.notes.truncate(ply);
+            self.notes.push(note);
+            self.evals.truncate(ply + 1);
+            self.evals.push(None);
+        }
+    }
+
+    /// Moves the cursor to `ply` (0 ..= total), keeping the line.
+    fn seek(&mut self, ply: usize) {
+        while self.ply() > ply {
+            let Some(mv) = self.game.moves().pop() else {
+                break;
+            };
+            if !self.game.undo() {
+                break;
+            }
+            self.future.push(mv);
+        }
+        while self.ply() < ply {
+            let Some(mv) = self.future.pop() else { break };
+            if self.game.play_text(&mv).is_err() {
+                // Cannot happen: the future was played from here before.
+                self.future.clear();
+                break;
+            }
+        }
+    }
+
+    /// Who plays the side to move, if an engine does.
+    fn engine_to_move(&self) -> Option<&Player> {
+        self.players[self.game.side_to_move().index()].as_ref()
+    }
+
+    /// The side to move after `ply` moves of the line (sides alternate; a
+    /// pass is a move).
+    fn side_at(&self, ply: usize) -> Side {
+        let side = self.game.side_to_move();
+        if ply.abs_diff(self.ply()).is_multiple_of(2) {
+            side
+        } else {
+            side.opponent()
+        }
+    }
+
+    fn first_side(&self) -> Side {
+        self.side_at(0)
+    }
+}
+impl App {
+    /// `tables`: the Silo tables the explorer shows (`--silo-tables`).
+    pub fn new(roster: Roster, tables: Option<TableSet>) -> Result<Arc<App>, ServeError> {
+        let game = new_game_of(DEFAULT_VARIANT)?;
+        let mut state = State {
+            game,
+            future: Vec::new(),
+            notes: Vec::new(),
+            evals: Vec::new(),
+            players: [None, Some(Player::default())],
+            default_player: Player::default(),
+            analysis: None,
+            search: None,
+            retiring: Vec::new(),
+            searchers: [None, None, None],
+            reports: Default::default(),
+            last_best: None,
+            engine_error: None,
+            generation: 0,
+            version: 0,
+            round: 1,
+            date: today(),
+        };
+        state.reset_line();
+        Ok(Arc::new(App {
+            state: Mutex::new(state),
+            roster,
+            changes: watch::channel(0).0,
+            shipped: Shipped::load()?,
+            tables,
+            explored: Mutex::new(None),
+        }))
+    }
+
+    /// Tells of every change of the state from now on.
+    pub fn subscribe(&self) -> watch::Receiver<u64> {
+        self.changes.subscribe()
+    }
+
+    /// Marks a change: readers see a new version, event streams wake up.
+    fn bump(&self, st: &mut State) {
+        st.version += 1;
+        self.changes.send_replace(st.version);
+    }
+
+    pub fn state(&self) -> StateView {
+        self.view(&lock(&self.state))
+    }
+}
