@@ -88,6 +88,7 @@ impl<G: Game> Searcher for Driver<G> {
             shared,
             params,
             options,
+            // Not over: checked above.
             root_moves: resolve_search_moves(pos, false, &params.search_moves).0,
             multipv: options.multipv.clamp(1, MAX_MULTIPV),
         };

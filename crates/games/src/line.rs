@@ -397,3 +397,32 @@ impl<F: Game, G: Game<Variant = F::Variant>> AnyGame for ShapedLine<F, G> {
         self.active().position_any()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::mixtour::{Mixtour, MixtourGrid};
+    use crate::variants::new_game;
+
+    #[test]
+    fn a_shaped_game_is_on_the_fast_type_exactly_while_on_the_standard_board() {
+        let mut game = new_game("mixtour").unwrap();
+        assert!(game.position_any().is::<Mixtour>());
+        let six = "x6/x6/x6/x6/x6/x6 1 20,20 0,0 1 -";
+        game.set_position(Some(six), &["c3"]).unwrap();
+        assert!(game.position_any().is::<MixtourGrid>());
+        assert_eq!(game.moves(), ["c3"]);
+        assert_eq!(game.keys().len(), 2);
+        // A bad move or shape changes nothing.
+        let e = game.set_position(None, &["c3", "zz9"]).unwrap_err();
+        assert!(e.to_string().ends_with("(move 2 of the list)"), "{e}");
+        assert!(game.set_fen("x5/x4 1 20,20 0,0 1 -").is_err());
+        assert_eq!(game.start_fen(), six);
+        game.set_fen("x5/x5/x5/x5/x5 1 20,20 0,0 1 -").unwrap();
+        assert!(game.position_any().is::<Mixtour>());
+        game.set_fen(six).unwrap();
+        game.reset();
+        assert!(game.position_any().is::<Mixtour>());
+        assert_eq!(game.variant_name(), "mixtour");
+        assert!(game.box_clone().position_any().is::<Mixtour>());
+    }
+}
