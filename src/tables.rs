@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use stackfish_engine::EndgameTables;
+use stackfish_engine::{EndgameTables, LoadError};
 use stackfish_tables::TableSet;
 
 /// The Silo tables of one folder, as the engine probes them.
@@ -28,7 +28,7 @@ impl EndgameTables for SiloTables {
 
 /// The engine's `TableLoader`: maps the tables of `folder`, with a note per
 /// file skipped.
-pub fn load(folder: &Path) -> Result<(Arc<dyn EndgameTables>, Vec<String>), String> {
-    let (set, notes) = TableSet::open_folder(folder).map_err(|e| e.to_string())?;
+pub fn load(folder: &Path) -> Result<(Arc<dyn EndgameTables>, Vec<String>), LoadError> {
+    let (set, notes) = TableSet::open_folder(folder)?;
     Ok((Arc::new(SiloTables(set)), notes))
 }

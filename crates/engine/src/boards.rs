@@ -28,8 +28,8 @@ fn the_engine_and_perft_choose_the_board_from_the_position_string() {
     let mut session = new_session("mixtour").unwrap();
     for (name, fen, slow) in SHIPPED {
         session.set_position(Some(fen), &[]).unwrap();
-        assert_eq!(session.fen(), fen, "{name}");
-        let report = session.perft(2, false);
+        assert_eq!(session.game().fen(), fen, "{name}");
+        let report = session.game().perft(2, false);
         assert!(
             report.ends_with(&format!("Nodes searched: {slow}\n")),
             "{name}: {report}"
@@ -39,11 +39,12 @@ fn the_engine_and_perft_choose_the_board_from_the_position_string() {
     assert!(session
         .set_position(Some("x5/x4 1 20,20 0,0 1 -"), &[])
         .unwrap_err()
+        .to_string()
         .contains("rank 1"));
-    assert_eq!(session.fen(), SHIPPED[4].1);
+    assert_eq!(session.game().fen(), SHIPPED[4].1);
     // A new game is the standard board again.
     session.new_game();
-    assert_eq!(session.fen(), SHIPPED[0].1);
+    assert_eq!(session.game().fen(), SHIPPED[0].1);
 }
 
 #[test]

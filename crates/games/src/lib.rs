@@ -21,7 +21,7 @@ pub mod zobrist;
 
 use std::fmt;
 
-pub use line::{AnyGame, Line};
+pub use line::{AnyGame, Line, NamedLine, PositionError, ShapedLine};
 pub use perft::{perft, perft_divide, perft_with, PerftError};
 pub use variants::{variant_names, with_variant, VariantVisitor};
 

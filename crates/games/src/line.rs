@@ -1,8 +1,12 @@
 //! A game as played: the start position, the moves, and every position's
 //! repetition key, so the threefold-repetition house rule can be applied.
 //! `AnyGame` is the same thing behind an object-safe, text-only interface for
-//! code that picks the game at run time (the arena's referee, the web board).
+//! code that picks the game at run time: the engine, the arena's referee,
+//! the web board and the tools all hold a `Box<dyn AnyGame>`.
 
+use std::any::Any;
+
+use super::perft::perft_report;
 use super::{find_legal, FenError, Game, MoveError, Outcome, Side};
 
 #[derive(Clone, Debug)]
@@ -108,6 +112,16 @@ impl<G: Game> Line<G> {
     }
 }
 
+/// A position string and moves that could not be set up.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    #[error(transparent)]
+    Fen(#[from] FenError),
+    /// Move `number` (from 1) of the list could not be played.
+    #[error("{error} (move {number} of the list)")]
+    Move { number: usize, error: MoveError },
+}
+
 /// A `Line` of some game, known only at run time, spoken in text.
 pub trait AnyGame: Send {
     /// The variant name this game was made for (`mixtour`, `silo-8`, ...).
@@ -120,16 +134,32 @@ pub trait AnyGame: Send {
     fn outcome(&self) -> Outcome;
     fn legal_moves(&self) -> Vec<String>;
     fn moves(&self) -> Vec<String>;
+    /// Repetition keys from the start to the current position inclusive.
+    fn keys(&self) -> &[u64];
     fn undo(&mut self) -> bool;
     fn pretty(&self) -> String;
+    /// The board for the `d` command: `pretty`, and how the game ended.
+    fn display(&self) -> String {
+        let mut text = self.pretty();
+        if let Outcome::Over { result, reason } = self.outcome() {
+            text.push_str(&format!("Game over: {} ({reason})\n", result.pgn()));
+        }
+        text
+    }
+    /// The perft report of the current position (`perft::perft_report`).
+    fn perft(&self, depth: u32, divide: bool) -> String;
     /// Starts over from this variant's start position.
     fn reset(&mut self);
     /// Starts over from a position string; on error nothing changes.
     fn set_fen(&mut self, fen: &str) -> Result<(), FenError>;
+    /// Starts over from a position string (`None`: the start position) and
+    /// plays `moves`; on error nothing changes.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError>;
     fn box_clone(&self) -> Box<dyn AnyGame>;
     /// The current position as its concrete type, for code that knows the
-    /// game (endgame tables probe Silo positions).
-    fn position_any(&self) -> &dyn std::any::Any;
+    /// game (endgame tables probe Silo positions, the engine's search
+    /// driver finds its game type).
+    fn position_any(&self) -> &dyn Any;
 }
 
 /// `Line` with its variant's name, the concrete type behind `AnyGame`.
@@ -137,6 +167,28 @@ pub trait AnyGame: Send {
 pub struct NamedLine<G: Game> {
     pub name: &'static str,
     pub line: Line<G>,
+}
+
+impl<G: Game> NamedLine<G> {
+    /// The game from `fen` (`None`: the start) after `moves`.
+    pub fn at(
+        name: &'static str,
+        variant: G::Variant,
+        fen: Option<&str>,
+        moves: &[&str],
+    ) -> Result<NamedLine<G>, PositionError> {
+        let mut line = match fen {
+            Some(fen) => Line::from_fen(variant, fen)?,
+            None => Line::new(variant),
+        };
+        for (i, text) in moves.iter().enumerate() {
+            line.play_text(text).map_err(|error| PositionError::Move {
+                number: i + 1,
+                error,
+            })?;
+        }
+        Ok(NamedLine { name, line })
+    }
 }
 
 impl<G: Game> AnyGame for NamedLine<G> {
@@ -177,12 +229,20 @@ impl<G: Game> AnyGame for NamedLine<G> {
         self.line.moves().iter().map(|m| m.to_string()).collect()
     }
 
+    fn keys(&self) -> &[u64] {
+        self.line.keys()
+    }
+
     fn undo(&mut self) -> bool {
         self.line.undo()
     }
 
     fn pretty(&self) -> String {
         self.line.position().pretty()
+    }
+
+    fn perft(&self, depth: u32, divide: bool) -> String {
+        perft_report(self.line.position(), depth, divide)
     }
 
     fn reset(&mut self) {
@@ -194,11 +254,175 @@ impl<G: Game> AnyGame for NamedLine<G> {
         Ok(())
     }
 
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
+        *self = NamedLine::at(self.name, self.line.variant().clone(), fen, moves)?;
+        Ok(())
+    }
+
     fn box_clone(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
 
-    fn position_any(&self) -> &dyn std::any::Any {
+    fn position_any(&self) -> &dyn Any {
         self.line.position()
+    }
+}
+
+/// A game played on boards of many shapes (Mixtour): on the fast type `F`
+/// while the position is on its standard board, on the general type `G` as
+/// soon as a position string gives another board, and back on `F` when it
+/// starts over. Both types play the standard board alike (same moves in the
+/// same order, same texts), so only the speed tells them apart.
+#[derive(Clone)]
+pub enum ShapedLine<F: Game, G: Game<Variant = F::Variant>> {
+    Fast(NamedLine<F>),
+    General(NamedLine<G>),
+}
+
+impl<F: Game, G: Game<Variant = F::Variant>> ShapedLine<F, G> {
+    /// A new game at the start position, on the fast type.
+    pub fn new(name: &'static str, variant: F::Variant) -> ShapedLine<F, G> {
+        ShapedLine::Fast(NamedLine {
+            name,
+            line: Line::new(variant),
+        })
+    }
+
+    fn active(&self) -> &dyn AnyGame {
+        match self {
+            ShapedLine::Fast(g) => g,
+            ShapedLine::General(g) => g,
+        }
+    }
+
+    fn active_mut(&mut self) -> &mut dyn AnyGame {
+        match self {
+            ShapedLine::Fast(g) => g,
+            ShapedLine::General(g) => g,
+        }
+    }
+
+    fn name_and_variant(&self) -> (&'static str, F::Variant) {
+        match self {
+            ShapedLine::Fast(g) => (g.name, g.line.variant().clone()),
+            ShapedLine::General(g) => (g.name, g.line.variant().clone()),
+        }
+    }
+}
+
+impl<F: Game, G: Game<Variant = F::Variant>> AnyGame for ShapedLine<F, G> {
+    fn variant_name(&self) -> &'static str {
+        self.active().variant_name()
+    }
+
+    fn fen(&self) -> String {
+        self.active().fen()
+    }
+
+    fn start_fen(&self) -> String {
+        self.active().start_fen()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.active().side_to_move()
+    }
+
+    fn play_text(&mut self, text: &str) -> Result<String, MoveError> {
+        self.active_mut().play_text(text)
+    }
+
+    fn outcome(&self) -> Outcome {
+        self.active().outcome()
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.active().legal_moves()
+    }
+
+    fn moves(&self) -> Vec<String> {
+        self.active().moves()
+    }
+
+    fn keys(&self) -> &[u64] {
+        self.active().keys()
+    }
+
+    fn undo(&mut self) -> bool {
+        self.active_mut().undo()
+    }
+
+    fn pretty(&self) -> String {
+        self.active().pretty()
+    }
+
+    fn perft(&self, depth: u32, divide: bool) -> String {
+        self.active().perft(depth, divide)
+    }
+
+    fn reset(&mut self) {
+        let (name, variant) = self.name_and_variant();
+        *self = ShapedLine::new(name, variant);
+    }
+
+    fn set_fen(&mut self, fen: &str) -> Result<(), FenError> {
+        let (name, variant) = self.name_and_variant();
+        *self = match F::from_fen(&variant, fen) {
+            Ok(start) => ShapedLine::Fast(NamedLine {
+                name,
+                line: Line::from_position(variant, start),
+            }),
+            Err(_) => ShapedLine::General(NamedLine {
+                name,
+                line: Line::from_fen(variant, fen)?,
+            }),
+        };
+        Ok(())
+    }
+
+    fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
+        let (name, variant) = self.name_and_variant();
+        *self = if fen.is_none_or(|fen| F::from_fen(&variant, fen).is_ok()) {
+            ShapedLine::Fast(NamedLine::at(name, variant, fen, moves)?)
+        } else {
+            ShapedLine::General(NamedLine::at(name, variant, fen, moves)?)
+        };
+        Ok(())
+    }
+
+    fn box_clone(&self) -> Box<dyn AnyGame> {
+        Box::new(self.clone())
+    }
+
+    fn position_any(&self) -> &dyn Any {
+        self.active().position_any()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::mixtour::{Mixtour, MixtourGrid};
+    use crate::variants::new_game;
+
+    #[test]
+    fn a_shaped_game_is_on_the_fast_type_exactly_while_on_the_standard_board() {
+        let mut game = new_game("mixtour").unwrap();
+        assert!(game.position_any().is::<Mixtour>());
+        let six = "x6/x6/x6/x6/x6/x6 1 20,20 0,0 1 -";
+        game.set_position(Some(six), &["c3"]).unwrap();
+        assert!(game.position_any().is::<MixtourGrid>());
+        assert_eq!(game.moves(), ["c3"]);
+        assert_eq!(game.keys().len(), 2);
+        // A bad move or shape changes nothing.
+        let e = game.set_position(None, &["c3", "zz9"]).unwrap_err();
+        assert!(e.to_string().ends_with("(move 2 of the list)"), "{e}");
+        assert!(game.set_fen("x5/x4 1 20,20 0,0 1 -").is_err());
+        assert_eq!(game.start_fen(), six);
+        game.set_fen("x5/x5/x5/x5/x5 1 20,20 0,0 1 -").unwrap();
+        assert!(game.position_any().is::<Mixtour>());
+        game.set_fen(six).unwrap();
+        game.reset();
+        assert!(game.position_any().is::<Mixtour>());
+        assert_eq!(game.variant_name(), "mixtour");
+        assert!(game.box_clone().position_any().is::<Mixtour>());
     }
 }

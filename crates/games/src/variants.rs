@@ -5,7 +5,7 @@
 
 use super::castle::{Castle, CastleVariant};
 use super::coinstack::{CoinStack, CoinStackVariant};
-use super::line::{AnyGame, Line, NamedLine};
+use super::line::{AnyGame, Line, NamedLine, ShapedLine};
 use super::mixtour::{Mixtour, MixtourGrid, MixtourVariant};
 use super::silo::{Silo, SiloVariant};
 use super::Game;
@@ -75,6 +75,15 @@ impl VariantVisitor for NewGame {
             name,
             line: Line::<G>::new(variant),
         })
+    }
+
+    /// The fast type on the standard board, the general one elsewhere.
+    fn visit_shaped<F: Game, G: Game<Variant = F::Variant>>(
+        self,
+        name: &'static str,
+        variant: G::Variant,
+    ) -> Box<dyn AnyGame> {
+        Box::new(ShapedLine::<F, G>::new(name, variant))
     }
 }
 

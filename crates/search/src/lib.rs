@@ -1,11 +1,12 @@
 //! Iterative-deepening alpha-beta, generic over the rules trait: principal
 //! variation search, aspiration windows, a lockless shared transposition
 //! table, killer and history ordering, quiescence over noisy moves, and Lazy
-//! SMP. All tunables are named constants at the top.
+//! SMP (native builds; see `seam`). All tunables are named constants at the top.
 
 pub mod limits;
 pub mod minimax;
 pub mod proof;
+pub mod seam;
 pub mod tt;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -598,44 +599,48 @@ pub fn search<G: Game>(
         pv: vec![first],
         nodes: 0,
     };
-    let threads = params.threads.max(1).min(heuristics.len());
+    let threads = if seam::THREADS {
+        params.threads.max(1).min(heuristics.len())
+    } else {
+        1
+    };
     let (main_heur, helper_heur) = heuristics.split_at_mut(1);
-    let mut result = fallback.clone();
-    std::thread::scope(|scope| {
-        for (i, heur) in helper_heur.iter_mut().take(threads - 1).enumerate() {
-            let limits = params.limits;
-            let shared = &**shared;
-            let allowed = allowed.clone();
-            scope.spawn(move || {
-                let mut t = new_thread::<G>(shared, deadline, limits, false, heur, history, false);
-                t.root_allowed = allowed;
-                // Helpers search every other depth, staggered, so they run
-                // ahead of the main thread and fill the table for it instead
-                // of walking the same nodes at the same time.
-                iterate(
-                    &mut t,
-                    root,
-                    2 + (i as i32 % 2),
-                    HELPER_DEPTH_STEP,
-                    1,
-                    &mut |_| {},
-                );
-            });
-        }
-        let mut t = new_thread::<G>(
-            shared,
-            deadline,
-            params.limits,
-            true,
-            &mut main_heur[0],
-            history,
-            params.exact,
-        );
-        t.root_allowed = allowed.clone();
-        result = iterate(&mut t, root, 1, 1, lines, report).unwrap_or(fallback);
-        result.nodes = t.nodes;
-        shared.abort.store(true, Relaxed);
-    });
+    let limits = params.limits;
+    let shared_ref = &**shared;
+    let mut result = seam::with_helpers(
+        helper_heur.iter_mut().take(threads - 1),
+        |i, heur| {
+            let mut t = new_thread::<G>(shared_ref, deadline, limits, false, heur, history, false);
+            t.root_allowed = allowed.clone();
+            // Helpers search every other depth, staggered, so they run
+            // ahead of the main thread and fill the table for it instead
+            // of walking the same nodes at the same time.
+            iterate(
+                &mut t,
+                root,
+                2 + (i as i32 % 2),
+                HELPER_DEPTH_STEP,
+                1,
+                &mut |_| {},
+            );
+        },
+        || {
+            let mut t = new_thread::<G>(
+                shared_ref,
+                deadline,
+                limits,
+                true,
+                &mut main_heur[0],
+                history,
+                params.exact,
+            );
+            t.root_allowed = allowed.clone();
+            let mut result = iterate(&mut t, root, 1, 1, lines, report).unwrap_or(fallback);
+            result.nodes = t.nodes;
+            shared_ref.abort.store(true, Relaxed);
+            result
+        },
+    );
     result.nodes += shared.helper_nodes.load(Relaxed);
     Some(result)
 }

@@ -2,7 +2,9 @@
 //! into a soft limit (do not start another iteration) and a hard limit (stop
 //! now). A parameter that was not sent has no influence.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use crate::seam::Instant;
 
 /// Without `movestogo`, plan as if this many moves remained.
 pub const DEFAULT_MOVES_TO_GO: u64 = 25;

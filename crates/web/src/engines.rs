@@ -204,7 +204,7 @@ const STOP_POLL: Duration = Duration::from_millis(5);
 
 /// stackfish itself, with its own table.
 struct Builtin {
-    session: Option<Box<dyn Session>>,
+    session: Option<Session>,
     shared: Arc<Shared>,
     round: Option<u64>,
 }

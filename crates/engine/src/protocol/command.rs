@@ -2,7 +2,6 @@
 //! says which token was wrong. Tokens are separated by any white space.
 
 use crate::GoParams;
-use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -45,22 +44,17 @@ pub enum Query {
     Result,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A line that is not a command we can carry out. `Unknown` goes out as
+/// `info string unknown command: ...`, `Bad` as `info string error: ...`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ParseError {
+    #[error("unknown command: {0}")]
     Unknown(String),
+    #[error("error: {command}: {message}")]
     Bad {
         command: &'static str,
         message: String,
     },
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::Unknown(line) => write!(f, "unknown command: {line}"),
-            ParseError::Bad { command, message } => write!(f, "error: {command}: {message}"),
-        }
-    }
 }
 
 fn bad(command: &'static str, message: impl Into<String>) -> ParseError {

@@ -1,23 +1,26 @@
 //! The UGI/UCI loop. Generic over any BufRead/Write so tests drive it in
-//! memory. A reader thread turns input lines into events; a search runs on
-//! its own thread while this loop answers `isready`, turns `stop`/`quit` into
-//! the stop flag, and queues every other command until `bestmove` is out.
+//! memory. It only parses commands (`command`) and formats the engine's
+//! data into lines; the engine (`crate::Engine`) does the rest.
+//!
+//! Two ways to run it. `run_with` (native): a reader thread turns input
+//! lines into events; a search runs on its own thread while this loop
+//! answers `isready`, turns `stop`/`quit` into the stop flag, and queues
+//! every other command until `bestmove` is out. `Protocol` (every target,
+//! and what `run_with` is on wasm32): the host hands it one line at a time
+//! and a search runs on the calling thread; `go infinite` keeps its
+//! `bestmove` until `stop`. A Web Worker can feed it from `onmessage`.
 
 pub mod command;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering::Relaxed;
-use std::sync::mpsc::{channel, Sender};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
-use crate::{
-    BestMove, Options, Session, MAX_HASH_MB, MAX_LEVEL, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
-    MAX_THREADS,
-};
-use command::{parse, Command, Dialect, ParseError, Query};
-use stackfish_games::{variant_names, Side};
+pub use crate::Host;
+use crate::{BestMove, Engine, EngineOption, GoParams, Kind, OPTIONS};
+use command::{parse, Command, Dialect, Query};
+use stackfish_games::Side;
 use stackfish_search::{mate_in, Info, Shared};
 
 pub const ENGINE_NAME: &str = "stackfish";
@@ -42,93 +45,138 @@ impl Out {
     }
 }
 
-enum Event {
-    Line(String),
-    Eof,
-    SearchDone(Box<dyn Session>),
-}
-
-struct Engine {
-    host: Host,
-    out: Out,
-    options: Options,
-    shared: Arc<Shared>,
-    /// `None` while a search owns it.
-    session: Option<Box<dyn Session>>,
-    queue: VecDeque<String>,
-    quitting: bool,
-    events: Sender<Event>,
-}
-
-/// What the program around the loop provides that this crate cannot: the
-/// reading of table files (`SiloTablePath`), which a browser build lacks.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Host {
-    pub table_loader: Option<crate::TableLoader>,
-}
-
 /// Runs the protocol until `quit` or end of input, with no table files.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
     run_with(Host::default(), input, output)
 }
 
-/// Runs the protocol until `quit` or end of input.
+/// Runs the protocol until `quit` or end of input, a search on a thread of
+/// its own (on wasm32, where there are no threads: `run_inline`).
 pub fn run_with(
     host: Host,
     input: impl BufRead + Send + 'static,
     output: impl Write + Send + 'static,
 ) {
-    let out = Out::new(output);
-    let (tx, rx) = channel();
-    let reader_tx = tx.clone();
-    std::thread::spawn(move || {
-        for line in input.lines() {
-            // Invalid UTF-8 becomes an unknown command rather than an end.
-            let line = line.unwrap_or_else(|_| "<invalid utf-8>".to_string());
-            if reader_tx.send(Event::Line(line)).is_err() {
-                return;
-            }
+    #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+    threaded::run(host, input, output);
+    #[cfg(all(target_family = "wasm", target_os = "unknown"))]
+    run_inline(host, input, output);
+}
+
+/// Runs the protocol until `quit` or end of input on the calling thread.
+pub fn run_inline(host: Host, input: impl BufRead, output: impl Write + Send + 'static) {
+    let mut protocol = Protocol::new(host, output);
+    for line in input.lines() {
+        // Invalid UTF-8 becomes an unknown command rather than an end.
+        let line = line.unwrap_or_else(|_| "<invalid utf-8>".to_string());
+        if !protocol.line(&line) {
+            return;
         }
-        let _ = reader_tx.send(Event::Eof);
-    });
-    let options = Options::default();
-    let shared =
-        crate::allocate_shared(options.hash_mb).unwrap_or_else(|_| Arc::new(Shared::new(1)));
-    let mut e = Engine {
-        host,
-        out,
-        options,
-        shared,
-        session: crate::new_session("mixtour"),
-        queue: VecDeque::new(),
-        quitting: false,
-        events: tx,
-    };
-    while let Ok(event) = rx.recv() {
-        match event {
-            Event::Line(line) if e.session.is_none() => e.during_search(line),
-            Event::Line(line) => e.handle(&line),
-            Event::Eof => {
-                e.quitting = true;
-                e.shared.stop.store(true, Relaxed);
-            }
-            Event::SearchDone(session) => {
-                e.session = Some(session);
-                while e.session.is_some() && !e.quitting {
-                    let Some(line) = e.queue.pop_front() else {
-                        break;
-                    };
-                    e.handle(&line);
-                }
-            }
+    }
+    protocol.end();
+}
+
+/// The protocol on the calling thread, fed one line at a time.
+pub struct Protocol {
+    state: State,
+    /// The answer of a `go infinite` that has ended, held until `stop`.
+    held: Option<BestMove>,
+}
+
+impl Protocol {
+    pub fn new(host: Host, output: impl Write + Send + 'static) -> Protocol {
+        Protocol {
+            state: State::new(host, Out::new(output)),
+            held: None,
         }
-        if e.quitting && e.session.is_some() {
-            break;
+    }
+
+    /// Handles one input line; false once the engine has quit.
+    pub fn line(&mut self, line: &str) -> bool {
+        if self.state.quitting {
+            return false;
+        }
+        if self.held.is_some() {
+            self.state.during_search(line.to_string());
+            if self.state.stop.stop.load(Relaxed) {
+                self.release();
+            }
+        } else {
+            self.handle(line);
+        }
+        !self.state.quitting
+    }
+
+    /// The end of input: as `quit`.
+    pub fn end(&mut self) {
+        self.state.quitting = true;
+        self.release();
+    }
+
+    /// The stop flag of the searches, for a host that can set it while a
+    /// search runs (a Web Worker with shared memory).
+    pub fn stop_flag(&self) -> Arc<Shared> {
+        match &self.state.engine {
+            Some(engine) => engine.shared().clone(),
+            None => self.state.stop.clone(),
+        }
+    }
+
+    fn handle(&mut self, line: &str) {
+        let Some(Command::Go(params)) = self.state.handle(line) else {
+            return;
+        };
+        let Some(engine) = self.state.engine.as_mut() else {
+            return;
+        };
+        let out = self.state.out.clone();
+        start_go(&out, engine, &params);
+        self.state.stop = engine.shared().clone();
+        let best = engine.go(&params, &mut |info| out.line(&info_line(info)));
+        if params.infinite && !self.state.stop.stop.load(Relaxed) {
+            self.held = Some(best);
+        } else {
+            answer(&out, best);
+        }
+    }
+
+    /// Sends a held answer and runs the commands queued behind it.
+    fn release(&mut self) {
+        if let Some(best) = self.held.take() {
+            answer(&self.state.out, best);
+        }
+        while self.held.is_none() && !self.state.quitting {
+            let Some(line) = self.state.queue.pop_front() else {
+                break;
+            };
+            self.handle(&line);
         }
     }
 }
 
-impl Engine {
+/// What both ways of running share: the engine and the lines it waits on.
+struct State {
+    out: Out,
+    /// `None` while a search on a thread holds it.
+    engine: Option<Engine>,
+    /// The stop flag of the last search started.
+    stop: Arc<Shared>,
+    queue: VecDeque<String>,
+    quitting: bool,
+}
+
+impl State {
+    fn new(host: Host, out: Out) -> State {
+        let engine = Engine::new(host);
+        State {
+            out,
+            stop: engine.shared().clone(),
+            engine: Some(engine),
+            queue: VecDeque::new(),
+            quitting: false,
+        }
+    }
+
     fn info_string(&self, text: &str) {
         self.out.line(&format!("info string {text}"));
     }
@@ -137,46 +185,49 @@ impl Engine {
     fn during_search(&mut self, line: String) {
         match line.split_whitespace().next() {
             Some("isready") => self.out.line("readyok"),
-            Some("stop") => self.shared.stop.store(true, Relaxed),
+            Some("stop") => self.stop.stop.store(true, Relaxed),
             Some("quit") => {
                 self.quitting = true;
-                self.shared.stop.store(true, Relaxed);
+                self.stop.stop.store(true, Relaxed);
             }
             Some("ponderhit") => {}
             _ => self.queue.push_back(line),
         }
     }
 
-    fn handle(&mut self, line: &str) {
+    /// Carries out one command; a `go` is handed back for the caller to run.
+    fn handle(&mut self, line: &str) -> Option<Command> {
         let (command, warnings) = match parse(line) {
             Ok(parsed) => parsed,
-            Err(e @ ParseError::Unknown(_)) => return self.info_string(&e.to_string()),
-            Err(e) => return self.info_string(&e.to_string()),
+            Err(e) => {
+                self.info_string(&e.to_string());
+                return None;
+            }
         };
         for w in warnings {
             self.info_string(&w);
         }
-        let Some(session) = self.session.as_mut() else {
-            return;
-        };
+        let engine = self.engine.as_mut()?;
         match command {
             Command::Nothing | Command::Debug | Command::PonderHit => {}
-            Command::Hello(dialect) => self.hello(dialect),
+            Command::Hello(dialect) => hello(&self.out, dialect),
             Command::IsReady => self.out.line("readyok"),
-            Command::NewGame => {
-                session.new_game();
-                self.shared.tt.clear();
+            Command::NewGame => engine.new_game(),
+            Command::SetOption { name, value } => {
+                match engine.set_option(&name, value.as_deref()) {
+                    Ok(notes) => notes.iter().for_each(|n| self.info_string(n)),
+                    Err(e) => self.info_string(&format!("error: {e}")),
+                }
             }
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { fen, moves } => {
                 let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-                if let Err(e) = session.set_position(fen.as_deref(), &moves) {
+                if let Err(e) = engine.set_position(fen.as_deref(), &moves) {
                     self.info_string(&format!("error: {e}; position unchanged"));
                 }
             }
-            Command::Go(params) => self.go(params),
+            go @ Command::Go(_) => return Some(go),
             Command::GoPerft(depth) => {
-                let report = session.perft(depth, true);
+                let report = engine.session().game().perft(depth, true);
                 for l in report.lines() {
                     self.out.line(l);
                 }
@@ -184,10 +235,11 @@ impl Engine {
             Command::Stop => {}
             Command::Quit => self.quitting = true,
             Command::Query(q) => {
+                let game = engine.session().game();
                 let answer = match q {
-                    Query::GameOver => session.outcome().is_over().to_string(),
-                    Query::P1Turn => (session.side_to_move() == Side::P1).to_string(),
-                    Query::Result => session
+                    Query::GameOver => game.outcome().is_over().to_string(),
+                    Query::P1Turn => (game.side_to_move() == Side::P1).to_string(),
+                    Query::Result => game
                         .outcome()
                         .result()
                         .map_or("none", |r| r.ugi())
@@ -196,169 +248,73 @@ impl Engine {
                 self.out.line(&format!("response {answer}"));
             }
             Command::Display => {
-                for l in session.display().lines() {
+                for l in engine.session().game().display().lines() {
                     self.out.line(l);
                 }
             }
             Command::Bench(depth) => bench(&self.out, depth),
         }
+        None
     }
+}
 
-    fn hello(&self, dialect: Dialect) {
-        let ablated = match stackfish_games::ablate::ABLATED {
-            Some(terms) => format!(" (ablated: {terms})"),
-            None => String::new(),
-        };
-        self.out.line(&format!(
-            "id name {ENGINE_NAME} {}{ablated}",
-            env!("CARGO_PKG_VERSION")
-        ));
-        self.out.line(&format!("id author {AUTHOR}"));
-        let d = Options::default();
-        self.out.line(&format!(
-            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
-            d.hash_mb
-        ));
-        self.out.line(&format!(
-            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
-            d.threads
-        ));
-        self.out.line(&format!(
-            "option name MoveOverhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
-            d.move_overhead_ms
-        ));
-        let vars: Vec<String> = variant_names().iter().map(|v| format!("var {v}")).collect();
-        self.out.line(&format!(
-            "option name Game type combo default mixtour {}",
-            vars.join(" ")
-        ));
-        self.out.line(&format!(
-            "option name Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
-        ));
-        self.out.line(&format!(
-            "option name MultiPV type spin default {} min 1 max {MAX_MULTIPV}",
-            d.multipv
-        ));
-        self.out.line("option name Clear Hash type button");
-        self.out
-            .line("option name SiloTablePath type string default <empty>");
-        self.out.line(match dialect {
-            Dialect::Ugi => "ugiok",
-            Dialect::Uci => "uciok",
-        });
+/// Before a search: what is wrong with `searchmoves`, and the flags armed.
+fn start_go(out: &Out, engine: &Engine, params: &GoParams) {
+    for e in engine.session().check_search_moves(&params.search_moves) {
+        out.line(&format!("info string error: {e}"));
     }
+    engine.shared().arm();
+}
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
-        let key: String = name
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        let spin = |min: u64, max: u64| -> Result<u64, String> {
-            let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
-            match v.trim().parse::<u64>() {
-                Ok(n) if (min..=max).contains(&n) => Ok(n),
-                _ => Err(format!(
-                    "option {name}: '{v}' is not a number from {min} to {max}"
-                )),
-            }
-        };
-        let result: Result<(), String> = match key.as_str() {
-            "hash" => spin(1, MAX_HASH_MB as u64).and_then(|mb| {
-                // Reallocated now, so the next `readyok` finds it ready.
-                self.shared = crate::allocate_shared(mb as usize)?;
-                self.options.hash_mb = mb as usize;
-                Ok(())
-            }),
-            "threads" => spin(1, MAX_THREADS as u64).map(|n| self.options.threads = n as usize),
-            "moveoverhead" => {
-                spin(0, MAX_MOVE_OVERHEAD_MS).map(|n| self.options.move_overhead_ms = n)
-            }
-            "level" => spin(1, MAX_LEVEL as u64).map(|n| self.options.level = n as u8),
-            "multipv" => spin(1, MAX_MULTIPV as u64).map(|n| self.options.multipv = n as usize),
-            "clearhash" => {
-                self.shared.tt.clear();
-                Ok(())
-            }
-            "game" => match value.map(|v| (v, crate::new_session(v))) {
-                Some((_, Some(session))) => {
-                    self.session = Some(session);
-                    self.shared.tt.clear();
-                    Ok(())
-                }
-                Some((v, None)) => Err(format!(
-                    "option Game: unknown game '{v}' (known: {})",
-                    variant_names().join(", ")
-                )),
-                None => Err("option Game needs a value".to_string()),
-            },
-            "silotablepath" => self.set_table_path(value),
-            _ => Err(format!("unknown option '{name}'")),
-        };
-        if let Err(e) = result {
-            self.info_string(&format!("error: {e}"));
+/// The last lines of a search.
+fn answer(out: &Out, best: BestMove) {
+    match best {
+        BestMove::Move { best, .. } => out.line(&format!("bestmove {best}")),
+        BestMove::GameOver(reason) => {
+            out.line(&format!(
+                "info string the game is over ({reason}); nothing to search"
+            ));
+            out.line("bestmove none");
         }
     }
+}
 
-    /// `SiloTablePath`: maps the tables of a folder (empty or `<empty>`:
-    /// none). Says what it loaded, and names each file it skipped.
-    fn set_table_path(&mut self, value: Option<&str>) -> Result<(), String> {
-        let folder = value.map(str::trim).unwrap_or("");
-        if folder.is_empty() || folder == "<empty>" {
-            self.options.tables = None;
-            return Ok(());
-        }
-        let load = self
-            .host
-            .table_loader
-            .ok_or("option SiloTablePath: this build reads no table files")?;
-        let (tables, notes) = crate::SharedTables::open(std::path::Path::new(folder), load)
-            .map_err(|e| format!("option SiloTablePath: {e}"))?;
-        for note in notes {
-            self.info_string(&format!("SiloTablePath: {note}"));
-        }
-        let found = tables.set.describe();
-        self.info_string(&match found.len() {
-            0 => format!("SiloTablePath: no table in {folder}"),
-            n => format!("SiloTablePath: {n} table(s): {}", found.join("; ")),
-        });
-        self.options.tables = Some(tables);
-        Ok(())
+/// The handshake: who we are, every option of `OPTIONS`, and `ugiok`/`uciok`.
+fn hello(out: &Out, dialect: Dialect) {
+    let ablated = match stackfish_games::ablate::ABLATED {
+        Some(terms) => format!(" (ablated: {terms})"),
+        None => String::new(),
+    };
+    out.line(&format!(
+        "id name {ENGINE_NAME} {}{ablated}",
+        env!("CARGO_PKG_VERSION")
+    ));
+    out.line(&format!("id author {AUTHOR}"));
+    for option in &OPTIONS {
+        out.line(&option_line(option));
     }
+    out.line(match dialect {
+        Dialect::Ugi => "ugiok",
+        Dialect::Uci => "uciok",
+    });
+}
 
-    fn go(&mut self, params: crate::GoParams) {
-        let Some(mut session) = self.session.take() else {
-            return;
-        };
-        for e in session.check_search_moves(&params.search_moves) {
-            self.info_string(&format!("error: {e}"));
+/// The handshake's `option name ...` line of one option.
+pub fn option_line(option: &EngineOption) -> String {
+    let name = option.name;
+    match option.kind {
+        Kind::Spin {
+            default, min, max, ..
+        } => format!("option name {name} type spin default {default} min {min} max {max}"),
+        Kind::Combo { default, choices } => {
+            let vars: Vec<String> = choices().iter().map(|v| format!("var {v}")).collect();
+            format!(
+                "option name {name} type combo default {default} {}",
+                vars.join(" ")
+            )
         }
-        self.shared.arm();
-        let (out, shared, options, events) = (
-            self.out.clone(),
-            self.shared.clone(),
-            self.options.clone(),
-            self.events.clone(),
-        );
-        std::thread::spawn(move || {
-            let result = session.go(&shared, &params, &options, &mut |info: &Info| {
-                out.line(&info_line(info))
-            });
-            // In infinite mode the answer waits for `stop`, as UCI requires.
-            while params.infinite && !shared.stop.load(Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            match result {
-                BestMove::Move { best, .. } => out.line(&format!("bestmove {best}")),
-                BestMove::GameOver(reason) => {
-                    out.line(&format!(
-                        "info string the game is over ({reason}); nothing to search"
-                    ));
-                    out.line("bestmove none");
-                }
-            }
-            let _ = events.send(Event::SearchDone(session));
-        });
+        Kind::Button => format!("option name {name} type button"),
+        Kind::Text { default } => format!("option name {name} type string default {default}"),
     }
 }
 
@@ -387,3 +343,91 @@ pub fn info_line(info: &Info) -> String {
         info.pv.join(" ")
     )
 }
+
+/// The loop with a reader thread and a search thread.
+#[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
+mod threaded {
+    use std::io::{BufRead, Write};
+    use std::sync::atomic::Ordering::Relaxed;
+    use std::sync::mpsc::{channel, Sender};
+    use std::time::Duration;
+
+    use super::command::Command;
+    use super::{answer, info_line, start_go, Host, Out, State};
+    use crate::Engine;
+
+    enum Event {
+        Line(String),
+        Eof,
+        SearchDone(Box<Engine>),
+    }
+
+    pub(super) fn run(
+        host: Host,
+        input: impl BufRead + Send + 'static,
+        output: impl Write + Send + 'static,
+    ) {
+        let (tx, rx) = channel();
+        let reader_tx = tx.clone();
+        std::thread::spawn(move || {
+            for line in input.lines() {
+                // Invalid UTF-8 becomes an unknown command rather than an end.
+                let line = line.unwrap_or_else(|_| "<invalid utf-8>".to_string());
+                if reader_tx.send(Event::Line(line)).is_err() {
+                    return;
+                }
+            }
+            let _ = reader_tx.send(Event::Eof);
+        });
+        let mut s = State::new(host, Out::new(output));
+        while let Ok(event) = rx.recv() {
+            match event {
+                Event::Line(line) if s.engine.is_none() => s.during_search(line),
+                Event::Line(line) => handle(&mut s, &line, &tx),
+                Event::Eof => {
+                    s.quitting = true;
+                    s.stop.stop.store(true, Relaxed);
+                }
+                Event::SearchDone(engine) => {
+                    s.engine = Some(*engine);
+                    while s.engine.is_some() && !s.quitting {
+                        let Some(line) = s.queue.pop_front() else {
+                            break;
+                        };
+                        handle(&mut s, &line, &tx);
+                    }
+                }
+            }
+            if s.quitting && s.engine.is_some() {
+                break;
+            }
+        }
+    }
+
+    fn handle(s: &mut State, line: &str, events: &Sender<Event>) {
+        if let Some(Command::Go(params)) = s.handle(line) {
+            go(s, params, events);
+        }
+    }
+
+    fn go(s: &mut State, params: crate::GoParams, events: &Sender<Event>) {
+        let Some(mut engine) = s.engine.take() else {
+            return;
+        };
+        start_go(&s.out, &engine, &params);
+        s.stop = engine.shared().clone();
+        let (out, stop, events) = (s.out.clone(), s.stop.clone(), events.clone());
+        std::thread::spawn(move || {
+            let best = engine.go(&params, &mut |info| out.line(&info_line(info)));
+            // In infinite mode the answer waits for `stop`, as UCI requires.
+            while params.infinite && !stop.stop.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            answer(&out, best);
+            let _ = events.send(Event::SearchDone(Box::new(engine)));
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,37 @@
+//! The engine's typed errors. Their texts are what the protocol prints
+//! after `info string error: `.
+
+use crate::tables::LoadError;
+use crate::MAX_HASH_MB;
+
+/// A transposition table size out of range.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("Hash must be 1 to {MAX_HASH_MB} MB")]
+pub struct HashSizeError {
+    pub mb: usize,
+}
+
+/// A `setoption` that could not be carried out; nothing changed.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionError {
+    /// `name` as sent.
+    #[error("unknown option '{name}'")]
+    Unknown { name: String },
+    #[error("option {name} needs a value")]
+    NeedsValue { name: String },
+    #[error("option {name}: '{value}' is not a number from {min} to {max}")]
+    NotANumber {
+        name: String,
+        value: String,
+        min: u64,
+        max: u64,
+    },
+    #[error(transparent)]
+    Hash(#[from] HashSizeError),
+    #[error("option Game: unknown game '{value}' (known: {})", stackfish_games::variant_names().join(", "))]
+    UnknownGame { value: String },
+    #[error("option SiloTablePath: this build reads no table files")]
+    NoTableReader,
+    #[error("option SiloTablePath: {0}")]
+    Tables(LoadError),
+}

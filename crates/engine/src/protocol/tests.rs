@@ -1,0 +1,99 @@
+//! The loop on the calling thread (`Protocol`, what wasm32 runs) answers
+//! the protocol transcripts of tests/transcripts exactly as the threaded
+//! loop does (all but those with a search that only `stop` ends: nothing
+//! can interrupt a search on the calling thread), and holds a `go infinite`
+//! answer until `stop`.
+
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+use super::{run_inline, Host, Protocol};
+
+/// Output lines collected in memory.
+#[derive(Clone, Default)]
+struct Lines(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Lines {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(data);
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Lines {
+    fn take(&self) -> Vec<String> {
+        let text = String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap();
+        text.lines().map(str::to_string).collect()
+    }
+}
+
+/// Feeds a transcript's input lines and checks the output against its
+/// expected lines, with the matching rules of tests/protocol.rs.
+fn run_transcript(name: &str, text: &str) {
+    let input: String = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("> "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let sink = Lines::default();
+    run_inline(Host::default(), input.as_bytes(), sink.clone());
+    let mut output = sink.take().into_iter();
+    for (n, raw) in text.lines().enumerate() {
+        let at = format!("{name}:{}", n + 1);
+        if let Some(prefix) = raw.strip_prefix("<* ") {
+            assert!(
+                output.by_ref().any(|l| l.starts_with(prefix)),
+                "{at}: no line starting '{prefix}'"
+            );
+        } else if let Some(prefix) = raw.strip_prefix("<~ ") {
+            let line = output.next().unwrap_or_default();
+            assert!(line.starts_with(prefix), "{at}: '{line}'");
+        } else if raw == "<" || raw.starts_with("< ") {
+            let line = output.next().unwrap_or_default();
+            assert_eq!(line, raw.get(2..).unwrap_or(""), "{at}");
+        }
+    }
+}
+
+#[test]
+fn the_inline_loop_answers_every_transcript() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/transcripts");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "transcripts missing in {dir:?}");
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        if text.lines().any(|l| l == "> stop") {
+            continue;
+        }
+        run_transcript(&path.file_name().unwrap().to_string_lossy(), &text);
+    }
+}
+
+#[test]
+fn an_infinite_answer_waits_for_stop_and_commands_wait_for_it() {
+    let sink = Lines::default();
+    let mut p = Protocol::new(Host::default(), sink.clone());
+    assert!(p.line("position startpos"));
+    assert!(p.line("go infinite depth 2"));
+    let lines = sink.take();
+    assert!(
+        lines.iter().all(|l| l.starts_with("info depth")),
+        "{lines:?}"
+    );
+    assert!(p.line("query p1turn"));
+    assert!(p.line("isready"));
+    assert_eq!(sink.take(), ["readyok"]);
+    assert!(p.line("stop"));
+    let lines = sink.take();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[0].starts_with("bestmove "), "{lines:?}");
+    assert_eq!(lines[1], "response true");
+    assert!(!p.line("quit"));
+}

@@ -1,0 +1,89 @@
+//! One game as the engine holds it: the rules crate's erased game (fen,
+//! moves, outcome, display all come from there) and beside it the search
+//! driver of the game's type, which keeps what persists between searches.
+
+use std::sync::Arc;
+
+use stackfish_games::{variants, with_variant, AnyGame, Game, PositionError, VariantVisitor};
+use stackfish_search::{Info, Shared};
+
+use crate::answer::{Driver, Searcher, Shaped};
+use crate::{BestMove, GoParams, Options};
+
+/// One game of one variant, with its search heuristics.
+pub struct Session {
+    game: Box<dyn AnyGame>,
+    /// Made for the game's type from the same variant name, and told of
+    /// every change of board type (`Searcher::follow`).
+    searcher: Box<dyn Searcher>,
+}
+
+/// A session for variant `name` at its start position.
+pub fn new_session(name: &str) -> Option<Session> {
+    Some(Session {
+        game: variants::new_game(name)?,
+        searcher: with_variant(name, NewSearcher)?,
+    })
+}
+
+impl Session {
+    /// The game: position, moves, outcome, board, perft.
+    pub fn game(&self) -> &dyn AnyGame {
+        &*self.game
+    }
+
+    pub fn variant(&self) -> &'static str {
+        self.game.variant_name()
+    }
+
+    /// Forget the previous game: position back to the start, heuristics cleared.
+    pub fn new_game(&mut self) {
+        self.game.reset();
+        self.searcher.follow(&*self.game);
+        self.searcher.new_game();
+    }
+
+    /// `fen = None` is the start position. Atomic: on error nothing changes.
+    pub fn set_position(&mut self, fen: Option<&str>, moves: &[&str]) -> Result<(), PositionError> {
+        self.game.set_position(fen, moves)?;
+        self.searcher.follow(&*self.game);
+        Ok(())
+    }
+
+    /// Searches the current position: see `answer` for who answers.
+    pub fn go(
+        &mut self,
+        shared: &Arc<Shared>,
+        params: &GoParams,
+        options: &Options,
+        report: &mut dyn FnMut(&Info),
+    ) -> BestMove {
+        self.searcher
+            .go(&*self.game, shared, params, options, report)
+    }
+
+    /// What is wrong with a `searchmoves` list in the current position: one
+    /// message per move that is malformed or illegal (`go` ignores those),
+    /// and one more if no move of the list is legal (`go` then searches
+    /// every move). Empty when the list is fine, empty, or the game is over.
+    pub fn check_search_moves(&self, moves: &[String]) -> Vec<String> {
+        self.searcher.check_search_moves(&*self.game, moves)
+    }
+}
+
+struct NewSearcher;
+
+impl VariantVisitor for NewSearcher {
+    type Output = Box<dyn Searcher>;
+    fn visit<G: Game>(self, _name: &'static str, _variant: G::Variant) -> Box<dyn Searcher> {
+        Box::new(Driver::<G>::new())
+    }
+
+    fn visit_shaped<F: Game, G: Game<Variant = F::Variant>>(
+        self,
+        _name: &'static str,
+        _variant: G::Variant,
+    ) -> Box<dyn Searcher> {
+        Box::new(Shaped::<F, G>::Fast(Driver::new()))
+    }
+}

@@ -1,0 +1,142 @@
+//! The engine facade under test: levels, searchmoves, Silo proofs.
+
+use super::*;
+use crate::levels::{level_play, LevelPlay};
+use stackfish_games::silo::{solve, Silo, SiloVariant};
+use stackfish_games::Game;
+use stackfish_search as search;
+
+fn go_at_level(fen: &str, level: u8, params: &GoParams) -> (String, u64) {
+    let mut session = new_session("mixtour").unwrap();
+    session.set_position(Some(fen), &[]).unwrap();
+    let shared = allocate_shared(1).unwrap();
+    let options = Options {
+        level,
+        threads: 2,
+        ..Options::default()
+    };
+    let mut nodes = 0;
+    let best = session.go(&shared, params, &options, &mut |info| nodes = info.nodes);
+    match best {
+        BestMove::Move { best, .. } => (best, nodes),
+        BestMove::GameOver(r) => panic!("no move at level {level}: {r}"),
+    }
+}
+
+#[test]
+fn every_level_takes_a_win_in_one() {
+    // 4a1b1 completes a tower of five topped by player 1: the game.
+    let fen = "x5/x5/x5/x5/1111,1,x3 1 10,10 0,0 1 -";
+    for level in 1..=MAX_LEVEL {
+        let params = GoParams {
+            move_time: Some(2_000),
+            ..GoParams::default()
+        };
+        assert_eq!(go_at_level(fen, level, &params).0, "4a1b1", "level {level}");
+    }
+}
+
+#[test]
+fn node_levels_keep_to_their_budget_on_one_thread() {
+    let fen = "x3,11,x/x,22,x3/x5/x,2,2,x2/211,x3,1 1 15,15 0,0 1 b2";
+    let mut last = 0;
+    for level in 1..MAX_LEVEL {
+        let Some(LevelPlay::Nodes(budget)) = level_play(level) else {
+            continue;
+        };
+        assert!(
+            budget > last,
+            "level {level} is no deeper than the one below"
+        );
+        last = budget;
+        let params = GoParams {
+            move_time: Some(10_000),
+            ..GoParams::default()
+        };
+        let (_, nodes) = go_at_level(fen, level, &params);
+        assert!(nodes <= budget, "level {level}: {nodes} nodes > {budget}");
+        // A tighter `go nodes` still wins over the level's budget.
+        let params = GoParams {
+            nodes: Some(100),
+            ..params
+        };
+        assert!(go_at_level(fen, level, &params).1 <= 100, "level {level}");
+    }
+    assert!(last > 0, "no node-limited level");
+}
+
+#[test]
+fn searchmoves_bind_every_level_and_bad_entries_are_named() {
+    let fen = "x3,11,x/x,22,x3/x5/x,2,2,x2/211,x3,1 1 15,15 0,0 1 b2";
+    let params = GoParams {
+        depth: Some(3),
+        search_moves: vec!["e5".into(), "zz9".into(), "a5".into(), "e5".into()],
+        ..GoParams::default()
+    };
+    for level in [1, 3, 8, MAX_LEVEL] {
+        let (best, _) = go_at_level(fen, level, &params);
+        assert!(best == "e5" || best == "a5", "level {level}: {best}");
+    }
+    let mut session = new_session("mixtour").unwrap();
+    session.set_position(Some(fen), &[]).unwrap();
+    let errors = session.check_search_moves(&params.search_moves);
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("'zz9'"), "{errors:?}");
+    let errors = session.check_search_moves(&["b2".into()]);
+    assert_eq!(
+        errors.len(),
+        2,
+        "b2 is taken: illegal, and then none is left"
+    );
+    assert!(session.check_search_moves(&[]).is_empty());
+}
+
+/// Plays `moves` out of the engine at 1x4 and checks each against the
+/// solver's table: the winner keeps the fastest win, the loser the
+/// slowest loss.
+#[test]
+fn silo_positions_within_the_budget_are_played_perfectly() {
+    let fen = "11/22/11/22 1";
+    let root = Silo::from_fen(&SiloVariant::STANDARD, fen).unwrap();
+    let table = solve::solve(&root, &solve::SolveLimits::default())
+        .unwrap()
+        .table;
+    let mut session = new_session("silo").unwrap();
+    session.set_position(Some(fen), &[]).unwrap();
+    let shared = allocate_shared(1).unwrap();
+    let mut played: Vec<String> = Vec::new();
+    let mut pos = root;
+    while !pos.outcome().is_over() {
+        let params = GoParams {
+            move_time: Some(50),
+            ..GoParams::default()
+        };
+        let BestMove::Move { best, score, .. } =
+            session.go(&shared, &params, &Options::default(), &mut |_| {})
+        else {
+            panic!("no move in {}", pos.fen())
+        };
+        let expected = table.value(&pos).unwrap();
+        let mv = stackfish_games::find_legal(&pos, &best).unwrap();
+        let mut child = pos;
+        child.play(mv);
+        assert_eq!(
+            table.value(&child).unwrap().parent(),
+            expected,
+            "{best} in {} is not optimal",
+            pos.fen()
+        );
+        let plies = expected.plies().unwrap() as i32;
+        let want = if matches!(expected, solve::Value::Win(_)) {
+            search::WIN - plies
+        } else {
+            -(search::WIN - plies)
+        };
+        assert_eq!(score, want);
+        played.push(best);
+        pos = child;
+        let moves: Vec<&str> = played.iter().map(String::as_str).collect();
+        session.set_position(Some(fen), &moves).unwrap();
+    }
+    assert_eq!(played.len(), 31, "the first player wins 1x4 in 31 plies");
+}
