@@ -129,7 +129,7 @@ pub fn run_match_with(
         let by_game: HashMap<u32, &Scheduled> = plan.iter().map(|g| (g.game, g)).collect();
         for r in read_jsonl(path)? {
             let fits = by_game.get(&r.game).is_some_and(|g| {
-                names[g.p1] == r.player1 && names[g.p2] == r.player2 && g.round == r.round
+                names[g.p1] == r.player1 && names[g.p2] == r.player2 && Some(g.round) == r.round
             });
             if !fits {
                 return Err(ArenaError::Config(format!(

@@ -140,46 +140,35 @@ pub fn classify(pos: &Mixtour, max_win: u32, max_save: u32) -> Option<(Kind, u32
 pub fn find_in_records(text: &str, source: &str, max_win: u32, max_save: u32) -> Vec<Tactic> {
     let mut found = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for (n, line) in text.lines().enumerate() {
-        let Ok(record) = serde_json::from_str::<serde_json::Value>(line) else {
+    for (n, record) in stackfish_record::records(text) {
+        let Ok(record) = record else {
             continue;
         };
-        if record
-            .get("variant")
-            .and_then(|v| v.as_str())
-            .unwrap_or("mixtour")
-            != "mixtour"
-        {
+        if !matches!(record.variant.as_str(), "" | "mixtour") {
             continue;
         }
-        let start = match record.get("fen").and_then(|f| f.as_str()) {
+        let start = match record.fen.as_deref() {
             Some(fen) if fen != "startpos" => {
                 Mixtour::from_fen(&MixtourVariant::STANDARD, fen).ok()
             }
             _ => Some(Mixtour::start(&MixtourVariant::STANDARD)),
         };
-        let (Some(mut pos), Some(moves)) = (start, record.get("moves").and_then(|m| m.as_array()))
-        else {
+        let Some(mut pos) = start else {
             continue;
         };
-        for (ply, m) in moves.iter().enumerate() {
-            let book = m.get("book").and_then(|b| b.as_bool()).unwrap_or(false);
-            if !book && seen.insert(pos.hash()) {
+        for (ply, m) in record.moves.iter().enumerate() {
+            if !m.book && seen.insert(pos.hash()) {
                 if let Some((kind, plies, solutions)) = classify(&pos, max_win, max_save) {
                     found.push(Tactic {
                         fen: pos.fen(),
                         kind,
                         plies,
                         solutions,
-                        source: format!("{source} line {} ply {}", n + 1, ply + 1),
+                        source: format!("{source} line {n} ply {}", ply + 1),
                     });
                 }
             }
-            let Some(Ok(mv)) = m
-                .get("move")
-                .and_then(|t| t.as_str())
-                .map(|t| find_legal(&pos, t))
-            else {
+            let Ok(mv) = find_legal(&pos, &m.mv) else {
                 break;
             };
             pos.play(mv);
