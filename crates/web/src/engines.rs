@@ -56,7 +56,7 @@ impl Roster {
                 }
             }
             let mut spec = EngineSpec::default();
-            spec.apply_tokens(tokens)?;
+            spec.apply_tokens(tokens).map_err(|e| e.to_string())?;
             if spec.name.is_empty() || spec.cmd.is_empty() {
                 return Err(format!(
                     "--engine {}: name= and cmd= are required",
