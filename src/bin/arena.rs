@@ -19,11 +19,11 @@ use stackfish::arena::results::Summary;
 use stackfish::arena::runner::{make_openings, run_match, RunOptions};
 use stackfish::arena::schedule::{Shard, Tournament};
 use stackfish::arena::ArenaError;
+use stackfish::cli::{Failure, ARENA};
 use stackfish::client::transport::INTERRUPTED;
 use stackfish::manual::{self, Shell};
 
 const EXIT_COMPLIANCE_FAILED: u8 = 1;
-const EXIT_RUN_FAILED: u8 = 3;
 const EXIT_INTERRUPTED: u8 = 130;
 /// The engine binary of this package, built on demand for the demo.
 const OWN_ENGINE: &str = "stackfish";
@@ -563,17 +563,7 @@ fn main() -> ExitCode {
     });
     let cli = match parsed {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { EXIT_RUN_FAILED } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
+        Err(e) => return ARENA.usage(e),
     };
-    match run(cli) {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
-            eprintln!("arena: {e}");
-            ExitCode::from(EXIT_RUN_FAILED)
-        }
-    }
+    ARENA.exit(run(cli).map_err(Failure::from))
 }
