@@ -23,6 +23,7 @@ pub use stackfish_search as search;
 pub use stackfish_tables as tablebase;
 pub use stackfish_web as web;
 
+pub mod cli;
 pub mod manual;
 pub mod protocol;
 pub mod tables;

@@ -19,11 +19,11 @@ use stackfish::arena::results::Summary;
 use stackfish::arena::runner::{make_openings, run_match, RunOptions};
 use stackfish::arena::schedule::{Shard, Tournament};
 use stackfish::arena::ArenaError;
+use stackfish::cli::{Failure, ARENA};
 use stackfish::client::transport::INTERRUPTED;
 use stackfish::manual::{self, Shell};
 
 const EXIT_COMPLIANCE_FAILED: u8 = 1;
-const EXIT_RUN_FAILED: u8 = 3;
 const EXIT_INTERRUPTED: u8 = 130;
 /// The engine binary of this package, built on demand for the demo.
 const OWN_ENGINE: &str = "stackfish";
@@ -266,8 +266,8 @@ fn adjudication(tokens: &[String], what: &str) -> Result<ScoreAdjudication, Aren
 
 fn engine_from_tokens(each: &[String], tokens: &[String]) -> Result<EngineSpec, ArenaError> {
     let mut spec = EngineSpec::default();
-    spec.apply_tokens(each).map_err(ArenaError::Config)?;
-    spec.apply_tokens(tokens).map_err(ArenaError::Config)?;
+    spec.apply_tokens(each)?;
+    spec.apply_tokens(tokens)?;
     Ok(spec)
 }
 
@@ -311,7 +311,7 @@ fn build_config(a: RunArgs) -> Result<(MatchConfig, RunFlags), ArenaError> {
             .collect::<Result<_, _>>()?;
     } else if !a.each.is_empty() {
         for e in &mut cfg.engines {
-            e.apply_tokens(&a.each).map_err(ArenaError::Config)?;
+            e.apply_tokens(&a.each)?;
         }
     }
     macro_rules! set {
@@ -341,19 +341,14 @@ fn build_config(a: RunArgs) -> Result<(MatchConfig, RunFlags), ArenaError> {
     set!(opt report);
     set!(opt tb);
     if let Some(t) = &a.tournament {
-        cfg.tournament = t.parse::<Tournament>().map_err(ArenaError::Config)?;
+        cfg.tournament = t.parse::<Tournament>()?;
     }
     if let Some(t) = &a.sprt {
         cfg.sprt = Some(parse_sprt(t)?);
     }
     // A shard is per process (per machine), so it is a flag only, never in
     // the config file all shards share.
-    let shard = a
-        .shard
-        .as_deref()
-        .map(str::parse::<Shard>)
-        .transpose()
-        .map_err(ArenaError::Config)?;
+    let shard = a.shard.as_deref().map(str::parse::<Shard>).transpose()?;
     if let Some(r) = a.referee {
         cfg.referee = match r {
             RefereeArg::Rules => Referee::Rules,
@@ -507,7 +502,7 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
             };
             let (cmd, args) = match c.cmd.split_first() {
                 Some((cmd, args)) if args.is_empty() && cmd.contains(' ') => {
-                    let mut words = split_args(cmd).map_err(ArenaError::Config)?;
+                    let mut words = split_args(cmd)?;
                     if words.is_empty() {
                         return Err(ArenaError::Config("empty engine command".into()));
                     }
@@ -568,17 +563,7 @@ fn main() -> ExitCode {
     });
     let cli = match parsed {
         Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { EXIT_RUN_FAILED } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
+        Err(e) => return ARENA.usage(e),
     };
-    match run(cli) {
-        Ok(code) => ExitCode::from(code),
-        Err(e) => {
-            eprintln!("arena: {e}");
-            ExitCode::from(EXIT_RUN_FAILED)
-        }
-    }
+    ARENA.exit(run(cli).map_err(Failure::from))
 }

@@ -1,6 +1,7 @@
 //! The stackfish engine: with no arguments it speaks UGI/UCI on stdin/stdout.
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use stackfish::cli::{Failure, EXIT_TABLE_FAILED, STACKFISH};
 use stackfish::manual::{self, Shell};
 use std::process::ExitCode;
 
@@ -213,9 +214,9 @@ fn engine_groups(matches: &clap::ArgMatches) -> Vec<Vec<String>> {
 
 /// `serve --silo-tables`: the tables of a folder, each file it skips named
 /// on standard error, and the tables found.
-fn open_silo_tables(folder: &std::path::Path) -> Result<stackfish::tablebase::TableSet, String> {
+fn open_silo_tables(folder: &std::path::Path) -> Result<stackfish::tablebase::TableSet, Failure> {
     let (set, notes) =
-        stackfish::tablebase::TableSet::open_folder(folder).map_err(|e| e.to_string())?;
+        stackfish::tablebase::TableSet::open_folder(folder).map_err(Failure::bad_input)?;
     for note in notes {
         eprintln!("note: {note}");
     }
@@ -233,11 +234,17 @@ fn open_silo_tables(folder: &std::path::Path) -> Result<stackfish::tablebase::Ta
 
 fn main() -> ExitCode {
     use_network_of_environment();
-    let matches = Cli::command().get_matches();
-    let cli = match Cli::from_arg_matches(&matches) {
-        Ok(cli) => cli,
-        Err(e) => e.exit(),
+    let parsed = Cli::command()
+        .try_get_matches()
+        .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
+    let (cli, matches) = match parsed {
+        Ok(parsed) => parsed,
+        Err(e) => return STACKFISH.usage(e),
     };
+    STACKFISH.exit(run(cli, &matches).map(|()| 0))
+}
+
+fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
     match cli.command {
         Some(Command::Perft {
             depth,
@@ -247,68 +254,20 @@ fn main() -> ExitCode {
             game,
         }) => {
             let moves: Vec<&str> = moves.as_deref().unwrap_or("").split_whitespace().collect();
-            match stackfish::game::perft::perft_command(
-                &game,
-                fen.as_deref(),
-                &moves,
-                depth,
-                divide,
-            ) {
-                Ok(report) => {
-                    print!("{report}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
+            let report =
+                stackfish::game::perft::perft_command(&game, fen.as_deref(), &moves, depth, divide)
+                    .map_err(Failure::bad_input)?;
+            print!("{report}");
         }
         Some(Command::Bench { depth }) => {
             let result = stackfish::engine::bench(depth, &mut |line| println!("{line}"));
             println!("{}", result.summary());
-            ExitCode::SUCCESS
         }
         Some(Command::Tune {
             records,
             epochs,
             game,
-        }) => {
-            use stackfish::tune::{self, Target};
-            let game = match game.as_deref().map(|g| (g, Target::parse(g))) {
-                None => None,
-                Some((_, Some(target))) => Some(target),
-                Some((name, None)) => {
-                    eprintln!(
-                        "error: cannot tune {name:?}: the games are mixtour, coinstack and focus"
-                    );
-                    return ExitCode::from(2);
-                }
-            };
-            let mut text = String::new();
-            for path in &records {
-                match read_input(path) {
-                    Ok(t) => text.push_str(&t),
-                    Err(code) => return code,
-                }
-            }
-            let found = tune::samples_from_records(&text, game);
-            eprintln!(
-                "records skipped: {} of another game, {} unusable",
-                found.other_game, found.unusable
-            );
-            let found_samples = found.samples.iter().any(|(_, s)| !s.is_empty());
-            if !found_samples {
-                eprintln!("error: no usable positions in the records");
-                return ExitCode::from(2);
-            }
-            for (target, samples) in found.samples.iter().filter(|(_, s)| !s.is_empty()) {
-                eprintln!("{}: {} positions", target.name(), samples.len());
-                let fit = tune::fit(samples, target.weights(), epochs);
-                print!("{}", tune::format_fit(*target, &fit, samples.len()));
-            }
-            ExitCode::SUCCESS
-        }
+        }) => tune(&records, epochs, game.as_deref())?,
         Some(Command::Serve {
             port,
             host,
@@ -317,34 +276,16 @@ fn main() -> ExitCode {
             startup_timeout,
             silo_tables,
         }) => {
-            let roster = match stackfish::web::Roster::from_groups(
-                &engine_groups(&matches),
-                startup_timeout,
-            ) {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
-            let silo_tables = match silo_tables.as_deref().map(open_silo_tables).transpose() {
-                Ok(t) => t,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
+            let roster =
+                stackfish::web::Roster::from_groups(&engine_groups(matches), startup_timeout)
+                    .map_err(Failure::bad_input)?;
+            let silo_tables = silo_tables.as_deref().map(open_silo_tables).transpose()?;
             let options = stackfish::web::ServeOptions {
                 roster,
                 silo_tables,
             };
-            let server = match stackfish::web::WebServer::start_with(&host, port, options) {
-                Ok(server) => server,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
+            let server = stackfish::web::WebServer::start_with(&host, port, options)
+                .map_err(Failure::bad_input)?;
             let url = server.url();
             println!("stackfish: play at {url} (Ctrl-C to quit)");
             if open {
@@ -353,7 +294,6 @@ fn main() -> ExitCode {
                 }
             }
             server.wait();
-            ExitCode::SUCCESS
         }
         Some(Command::Tactics {
             suite,
@@ -362,7 +302,7 @@ fn main() -> ExitCode {
             generate,
             max_win,
             max_save,
-        }) => tactics(&suite, movetime, nodes, &generate, max_win, max_save),
+        }) => tactics(&suite, movetime, nodes, &generate, max_win, max_save)?,
         Some(Command::Datagen {
             out,
             games,
@@ -381,7 +321,7 @@ fn main() -> ExitCode {
                 seed,
                 ..Default::default()
             },
-        ),
+        )?,
         Some(Command::Train {
             records,
             out,
@@ -391,12 +331,14 @@ fn main() -> ExitCode {
             seed,
         }) => {
             if !(0.0..=1.0).contains(&lambda) {
-                eprintln!("error: --lambda {lambda}: must be between 0 and 1");
-                return ExitCode::from(2);
+                return Err(Failure::bad_input(format!(
+                    "--lambda {lambda}: must be between 0 and 1"
+                )));
             }
             if !(learning_rate > 0.0 && learning_rate.is_finite()) || epochs == 0 {
-                eprintln!("error: --learning-rate must be above 0 and --epochs at least 1");
-                return ExitCode::from(2);
+                return Err(Failure::bad_input(
+                    "--learning-rate must be above 0 and --epochs at least 1",
+                ));
             }
             let settings = stackfish::train::Settings {
                 epochs,
@@ -405,40 +347,28 @@ fn main() -> ExitCode {
                 seed,
                 ..Default::default()
             };
-            train(&records, &out, &settings)
+            train(&records, &out, &settings)?;
         }
         Some(Command::Import { file, goal }) => {
-            match stackfish::stackandconquer::import(&file, goal) {
-                Ok(fen) => {
-                    println!("{fen}");
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
+            let fen =
+                stackfish::stackandconquer::import(&file, goal).map_err(Failure::bad_input)?;
+            println!("{fen}");
         }
         Some(Command::Export {
             fen,
             stacksav,
             stackboard,
-        }) => match stackfish::stackandconquer::export(
-            &fen,
-            stacksav.as_deref(),
-            stackboard.as_deref(),
-        ) {
-            Ok(notes) => {
-                for note in notes {
-                    eprintln!("note: {note}");
-                }
-                ExitCode::SUCCESS
+        }) => {
+            let notes = stackfish::stackandconquer::export(
+                &fen,
+                stacksav.as_deref(),
+                stackboard.as_deref(),
+            )
+            .map_err(Failure::bad_input)?;
+            for note in notes {
+                eprintln!("note: {note}");
             }
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::from(2)
-            }
-        },
+        }
         Some(Command::Solve {
             verify: Some(path), ..
         }) => {
@@ -449,7 +379,7 @@ fn main() -> ExitCode {
                 bar.set_position(n);
             });
             bar.finish_and_clear();
-            finish_table_command(result, clock)
+            finish_table_command(result, clock)?;
         }
         Some(Command::Solve {
             fen,
@@ -458,13 +388,8 @@ fn main() -> ExitCode {
             ..
         }) => {
             let clock = std::time::Instant::now();
-            let root = match stackfish::game::silo::solve::root(&game, fen.as_deref()) {
-                Ok(root) => root,
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            };
+            let root = stackfish::game::silo::solve::root(&game, fen.as_deref())
+                .map_err(Failure::bad_input)?;
             let bar = progress_bar("positions resolved");
             if let Ok(config) = stackfish::tablebase::Config::of(&root) {
                 bar.set_length(config.entries());
@@ -474,42 +399,63 @@ fn main() -> ExitCode {
                 bar.set_message(format!("distance {d}"));
             });
             bar.finish_and_clear();
-            finish_table_command(result, clock)
+            finish_table_command(result, clock)?;
         }
         Some(Command::Solve {
             fen, game, method, ..
         }) => {
             use stackfish::game::silo::solve;
             let clock = std::time::Instant::now();
-            match solve::solve_command(&game, fen.as_deref(), &method) {
-                Ok((root, solution)) => {
-                    let seconds = clock.elapsed().as_secs_f64();
-                    print!("{}", solve::solve_report(&root, &solution, seconds));
-                    ExitCode::SUCCESS
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    ExitCode::from(2)
-                }
-            }
+            let (root, solution) =
+                solve::solve_command(&game, fen.as_deref(), &method).map_err(Failure::bad_input)?;
+            let seconds = clock.elapsed().as_secs_f64();
+            print!("{}", solve::solve_report(&root, &solution, seconds));
         }
         Some(Command::Completions { shell }) => {
             manual::write_completions(Cli::command(), shell, &mut std::io::stdout());
-            ExitCode::SUCCESS
         }
-        Some(Command::Man { dir }) => match manual::write_man_pages(Cli::command(), &dir) {
-            Ok(_) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: cannot write man pages to {}: {e}", dir.display());
-                ExitCode::from(2)
-            }
-        },
+        Some(Command::Man { dir }) => {
+            manual::write_man_pages(Cli::command(), &dir).map_err(|e| {
+                Failure::bad_input(format!("cannot write man pages to {}: {e}", dir.display()))
+            })?;
+        }
         None => {
             let stdin = std::io::stdin();
             stackfish::protocol::run(std::io::BufReader::new(stdin), std::io::stdout());
-            ExitCode::SUCCESS
         }
     }
+    Ok(())
+}
+
+fn tune(records: &[std::path::PathBuf], epochs: usize, game: Option<&str>) -> Result<(), Failure> {
+    use stackfish::tune::{self, Target};
+    let game = match game.map(|g| (g, Target::parse(g))) {
+        None => None,
+        Some((_, Some(target))) => Some(target),
+        Some((name, None)) => {
+            return Err(Failure::bad_input(format!(
+                "cannot tune {name:?}: the games are mixtour, coinstack and focus"
+            )))
+        }
+    };
+    let mut text = String::new();
+    for path in records {
+        text.push_str(&read_input(path)?);
+    }
+    let found = tune::samples_from_records(&text, game);
+    eprintln!(
+        "records skipped: {} of another game, {} unusable",
+        found.other_game, found.unusable
+    );
+    if !found.samples.iter().any(|(_, s)| !s.is_empty()) {
+        return Err(Failure::bad_input("no usable positions in the records"));
+    }
+    for (target, samples) in found.samples.iter().filter(|(_, s)| !s.is_empty()) {
+        eprintln!("{}: {} positions", target.name(), samples.len());
+        let fit = tune::fit(samples, target.weights(), epochs);
+        print!("{}", tune::format_fit(*target, &fit, samples.len()));
+    }
+    Ok(())
 }
 
 fn tactics(
@@ -519,14 +465,11 @@ fn tactics(
     generate: &[std::path::PathBuf],
     max_win: u32,
     max_save: u32,
-) -> ExitCode {
+) -> Result<(), Failure> {
     use stackfish::tactics;
     if !generate.is_empty() {
         for path in generate {
-            let text = match read_input(path) {
-                Ok(t) => t,
-                Err(code) => return code,
-            };
+            let text = read_input(path)?;
             let name = path
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -534,20 +477,12 @@ fn tactics(
                 println!("{t}");
             }
         }
-        return ExitCode::SUCCESS;
+        return Ok(());
     }
-    let parsed = std::fs::read_to_string(suite)
-        .map_err(|e| format!("cannot read {}: {e}", suite.display()))
-        .and_then(|text| {
-            tactics::parse_suite(&text).map_err(|e| format!("{}: {e}", suite.display()))
-        });
-    let positions = match parsed {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    let text = std::fs::read_to_string(suite)
+        .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", suite.display())))?;
+    let positions = tactics::parse_suite(&text)
+        .map_err(|e| Failure::bad_input(format!("{}: {e}", suite.display())))?;
     let params = match nodes {
         Some(n) => stackfish::engine::GoParams {
             nodes: Some(n),
@@ -569,7 +504,7 @@ fn tactics(
         score.total,
         100.0 * score.solved as f64 / score.total.max(1) as f64
     );
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// A progress bar on stderr, drawn only on a terminal: how many of `what`
@@ -584,70 +519,52 @@ fn progress_bar(what: &str) -> indicatif::ProgressBar {
     bar
 }
 
-/// Prints a table command's report with its time, or its error (exit 1:
-/// the table is bad or could not be made).
-fn finish_table_command(
-    result: Result<String, stackfish::tablebase::TableError>,
+/// Prints a table command's report with its time, or fails with
+/// [`EXIT_TABLE_FAILED`]: the table is bad or could not be made.
+fn finish_table_command<E: std::fmt::Display>(
+    result: Result<String, E>,
     clock: std::time::Instant,
-) -> ExitCode {
-    match result {
-        Ok(report) => {
-            print!("{report}");
-            println!("Time: {:.1} s", clock.elapsed().as_secs_f64());
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(1)
-        }
-    }
+) -> Result<(), Failure> {
+    let report = result.map_err(|e| Failure::new(EXIT_TABLE_FAILED, e))?;
+    print!("{report}");
+    println!("Time: {:.1} s", clock.elapsed().as_secs_f64());
+    Ok(())
 }
 
-fn datagen(out: &std::path::Path, settings: &stackfish::train::datagen::Settings) -> ExitCode {
+fn datagen(
+    out: &std::path::Path,
+    settings: &stackfish::train::datagen::Settings,
+) -> Result<(), Failure> {
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(out);
-    let mut file = match file {
-        Ok(f) => std::io::BufWriter::new(f),
-        Err(e) => {
-            eprintln!("error: cannot open {}: {e}", out.display());
-            return ExitCode::from(2);
-        }
-    };
+        .open(out)
+        .map_err(|e| Failure::bad_input(format!("cannot open {}: {e}", out.display())))?;
+    let mut file = std::io::BufWriter::new(file);
     let bar = progress_bar("games");
     bar.set_length(settings.games as u64);
     let clock = std::time::Instant::now();
     let result =
         stackfish::train::datagen::run(settings, &mut file, &|n| bar.set_position(n as u64));
     bar.finish_and_clear();
-    match result {
-        Ok(n) => {
-            println!(
-                "wrote {n} games to {} in {:.1} s",
-                out.display(),
-                clock.elapsed().as_secs_f64()
-            );
-            ExitCode::SUCCESS
-        }
-        Err(e) => {
-            eprintln!("error: cannot write {}: {e}", out.display());
-            ExitCode::from(2)
-        }
-    }
+    let n =
+        result.map_err(|e| Failure::bad_input(format!("cannot write {}: {e}", out.display())))?;
+    println!(
+        "wrote {n} games to {} in {:.1} s",
+        out.display(),
+        clock.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn train(
     records: &[std::path::PathBuf],
     out: &std::path::Path,
     settings: &stackfish::train::Settings,
-) -> ExitCode {
+) -> Result<(), Failure> {
     let mut data = Vec::new();
     for path in records {
-        let text = match read_input(path) {
-            Ok(t) => t,
-            Err(code) => return code,
-        };
+        let text = read_input(path)?;
         let (mut positions, skipped) = stackfish::train::positions_from_records(&text);
         // Game numbers stay distinct across files for the holdout.
         let offset = data
@@ -664,21 +581,18 @@ fn train(
         data.extend(positions);
     }
     if data.is_empty() {
-        eprintln!("error: no usable positions in the records");
-        return ExitCode::from(2);
+        return Err(Failure::bad_input("no usable positions in the records"));
     }
     let (net, errors) = stackfish::train::train(&data, settings, &mut |l| eprintln!("{l}"));
-    if let Err(e) = std::fs::write(out, net.to_bytes()) {
-        eprintln!("error: cannot write {}: {e}", out.display());
-        return ExitCode::from(2);
-    }
+    std::fs::write(out, net.to_bytes())
+        .map_err(|e| Failure::bad_input(format!("cannot write {}: {e}", out.display())))?;
     println!(
         "wrote {}: holdout error {:.5} (linear evaluation {:.5})",
         out.display(),
         errors.quantized,
         errors.linear
     );
-    ExitCode::SUCCESS
+    Ok(())
 }
 
 /// `STACKFISH_NET=<file>` plays the Mixtour network in that file instead of
@@ -708,11 +622,9 @@ fn use_network_of_environment() {
     }
 }
 
-/// The text of a file named on the command line; if it cannot be read,
-/// prints `error: cannot read <file>: <why>` and gives exit status 2.
-fn read_input(path: &std::path::Path) -> Result<String, ExitCode> {
-    std::fs::read_to_string(path).map_err(|e| {
-        eprintln!("error: cannot read {}: {e}", path.display());
-        ExitCode::from(2)
-    })
+/// The text of a file named on the command line, or the failure
+/// `cannot read <file>: <why>` (exit status 2).
+fn read_input(path: &std::path::Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", path.display())))
 }

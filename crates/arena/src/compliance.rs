@@ -35,14 +35,39 @@ struct Checker {
     options: Vec<String>,
 }
 
-type Step = Result<(), String>;
+/// Why a step failed: the text after `FAIL <step>: `.
+#[derive(Debug, thiserror::Error)]
+enum StepError {
+    /// A line could not be sent: the engine's process is gone.
+    #[error("engine is gone ({0})")]
+    Gone(String),
+    /// The engine's output ended while a step waited for `what`.
+    #[error("engine exited ({status}) while waiting for {what}")]
+    ExitedWaiting { status: String, what: String },
+    /// The engine's output ended while it was to stay quiet.
+    #[error("engine exited ({0})")]
+    Exited(String),
+    #[error("no {what} within {ms} ms")]
+    Timeout { what: String, ms: u64 },
+    #[error("interrupted")]
+    Interrupted,
+    /// An answer that breaks the protocol or the rules: what was wrong.
+    #[error("{0}")]
+    Wrong(String),
+}
+
+fn wrong(text: impl std::fmt::Display) -> StepError {
+    StepError::Wrong(text.to_string())
+}
+
+type Step = Result<(), StepError>;
 
 impl Checker {
     fn send(&mut self, line: &str) -> Step {
         self.said.push(format!("> {line}"));
-        self.t.send(line).map_err(|s| {
-            self.dead = Some(s.clone());
-            format!("engine is gone ({s})")
+        self.t.send(line).map_err(|gone| {
+            self.dead = Some(gone.0.clone());
+            StepError::Gone(gone.0)
         })
     }
 
@@ -52,7 +77,7 @@ impl Checker {
         what: &str,
         ms: u64,
         mut pred: impl FnMut(&str) -> bool,
-    ) -> Result<String, String> {
+    ) -> Result<String, StepError> {
         let deadline = Instant::now() + Duration::from_millis(ms);
         loop {
             match self.t.recv(deadline) {
@@ -63,12 +88,20 @@ impl Checker {
                     }
                 }
                 Recv::Stderr(l) => self.said.push(format!("! {l}")),
-                Recv::Timeout => return Err(format!("no {what} within {ms} ms")),
+                Recv::Timeout => {
+                    return Err(StepError::Timeout {
+                        what: what.to_string(),
+                        ms,
+                    })
+                }
                 Recv::Closed(s) => {
                     self.dead = Some(s.clone());
-                    return Err(format!("engine exited ({s}) while waiting for {what}"));
+                    return Err(StepError::ExitedWaiting {
+                        status: s,
+                        what: what.to_string(),
+                    });
                 }
-                Recv::Interrupted => return Err("interrupted".into()),
+                Recv::Interrupted => return Err(StepError::Interrupted),
             }
         }
     }
@@ -81,14 +114,14 @@ impl Checker {
                 Recv::Line(l) => {
                     self.said.push(format!("< {l}"));
                     if !l.starts_with("info") {
-                        return Err(format!("unexpected line {what}: '{l}'"));
+                        return Err(wrong(format!("unexpected line {what}: '{l}'")));
                     }
                 }
                 Recv::Stderr(l) => self.said.push(format!("! {l}")),
                 Recv::Timeout | Recv::Interrupted => return Ok(()),
                 Recv::Closed(s) => {
                     self.dead = Some(s.clone());
-                    return Err(format!("engine exited ({s})"));
+                    return Err(StepError::Exited(s));
                 }
             }
         }
@@ -115,12 +148,18 @@ impl Checker {
             _ => false,
         };
         if !ok_shape || tokens[0] != "bestmove" {
-            return Err(format!("'{line}': expected exactly 'bestmove <move>'"));
+            return Err(wrong(format!(
+                "'{line}': expected exactly 'bestmove <move>'"
+            )));
         }
         let mut b = board.box_clone();
-        b.play_text(tokens[1])
-            .map(|_| ())
-            .map_err(|e| format!("bestmove {}: {e} (position {})", tokens[1], board.fen()))
+        b.play_text(tokens[1]).map(|_| ()).map_err(|e| {
+            wrong(format!(
+                "bestmove {}: {e} (position {})",
+                tokens[1],
+                board.fen()
+            ))
+        })
     }
 
     fn query(&mut self, what: &str, want: &str) -> Step {
@@ -128,9 +167,9 @@ impl Checker {
         let line = self.expect("response", READY_MS, |l| l.starts_with("response"))?;
         let tokens: Vec<&str> = line.split_whitespace().collect();
         if tokens.len() != 2 || tokens[1] != want {
-            return Err(format!(
+            return Err(wrong(format!(
                 "query {what}: expected 'response {want}', got '{line}'"
-            ));
+            )));
         }
         Ok(())
     }
@@ -151,22 +190,24 @@ fn position_cmd(board: &dyn AnyGame, start: &dyn AnyGame) -> String {
 }
 
 /// A board after `plies` random moves (fixed seed), not finished.
-fn random_line(game: &str, plies: usize, seed: u64) -> Result<Box<dyn AnyGame>, String> {
+fn random_line(game: &str, plies: usize, seed: u64) -> Result<Box<dyn AnyGame>, ArenaError> {
     let mut rng = StdRng::seed_from_u64(seed);
     for _ in 0..100 {
-        let mut b = new_game(game).ok_or_else(|| format!("unknown game {game}"))?;
+        let mut b =
+            new_game(game).ok_or_else(|| ArenaError::Config(format!("unknown game {game}")))?;
         for _ in 0..plies {
             let moves = b.legal_moves();
             let Some(m) = moves.choose(&mut rng) else {
                 break;
             };
-            b.play_text(m).map_err(|e| e.to_string())?;
+            b.play_text(m)
+                .map_err(|e| ArenaError::Config(e.to_string()))?;
         }
         if !b.outcome().is_over() && b.moves().len() == plies {
             return Ok(b);
         }
     }
-    Err("no random line found".into())
+    Err(ArenaError::Config("no random line found".into()))
 }
 
 /// A position string of a finished game whose end is visible in the
@@ -215,8 +256,8 @@ pub fn run(
         dead: None,
         options: Vec::new(),
     };
-    let mid = random_line(game, 6, 3).map_err(ArenaError::Config)?;
-    let mid2 = random_line(game, 9, 4).map_err(ArenaError::Config)?;
+    let mid = random_line(game, 6, 3)?;
+    let mid2 = random_line(game, 9, 4)?;
     let finished = finished_fen(game);
     let ugi = proto == Proto::Ugi;
     let (hello, ok_word, newgame) = match proto {
@@ -242,7 +283,7 @@ pub fn run(
             })?;
             c.options = opts;
             if !has_id {
-                return Err("no 'id name ...' line before the ok".into());
+                return Err(wrong("no 'id name ...' line before the ok"));
             }
             Ok(())
         }),
@@ -253,7 +294,7 @@ pub fn run(
         Box::new(|c: &mut Checker| {
             for line in c.options.clone() {
                 let Some(name) = option_name(&line) else {
-                    return Err(format!("option line without a name: '{line}'"));
+                    return Err(wrong(format!("option line without a name: '{line}'")));
                 };
                 let tokens: Vec<&str> = line.split_whitespace().collect();
                 let value = if name.eq_ignore_ascii_case("game") {
@@ -279,7 +320,7 @@ pub fn run(
                 l.trim() == "readyok"
             })?;
             if !warned {
-                return Err("an unknown option got no 'info string' line".into());
+                return Err(wrong("an unknown option got no 'info string' line"));
             }
             Ok(())
         }),
@@ -311,8 +352,8 @@ pub fn run(
         "go movetime (position fen ...)",
         Box::new(move |c: &mut Checker| {
             c.send(&format!("position fen {}", mid2_b.fen()))?;
-            let mut alone = new_game(&c.game).ok_or("unknown game")?;
-            alone.set_fen(&mid2_b.fen()).map_err(|e| e.to_string())?;
+            let mut alone = new_game(&c.game).ok_or_else(|| wrong("unknown game"))?;
+            alone.set_fen(&mid2_b.fen()).map_err(wrong)?;
             let t0 = Instant::now();
             c.search("go movetime 200", &*alone, 200 + SEARCH_SLACK_MS)?;
             let ms = t0.elapsed().as_millis();
@@ -368,7 +409,9 @@ pub fn run(
             })
             .and_then(|l| {
                 if l.starts_with("bestmove") {
-                    Err("bestmove before stop (isready must not stop the search)".into())
+                    Err(wrong(
+                        "bestmove before stop (isready must not stop the search)",
+                    ))
                 } else {
                     Ok(())
                 }
@@ -427,13 +470,14 @@ pub fn run(
                     continue;
                 }
                 c.send(bad)?;
-                c.ready().map_err(|e| format!("after '{bad}': {e}"))?;
+                c.ready()
+                    .map_err(|e| wrong(format!("after '{bad}': {e}")))?;
             }
             // The bad positions must have left the good one in place.
             if ugi {
                 let p1 = (mid_b.side_to_move() == Side::P1).to_string();
                 c.query("p1turn", &p1)
-                    .map_err(|e| format!("position changed by a bad command: {e}"))?;
+                    .map_err(|e| wrong(format!("position changed by a bad command: {e}")))?;
             }
             c.search("go depth 1", mid_b, 10_000)
         }),
@@ -448,11 +492,11 @@ pub fn run(
                     // Output after quit is tolerated; the exit is what counts.
                     c.said.push(format!("< {l}"));
                     match c.expect("exit", QUIT_MS, |_| false) {
-                        Err(e) if e.starts_with("engine exited") => Ok(()),
-                        _ => Err(format!("still running {QUIT_MS} ms after quit")),
+                        Err(StepError::ExitedWaiting { .. }) => Ok(()),
+                        _ => Err(wrong(format!("still running {QUIT_MS} ms after quit"))),
                     }
                 }
-                _ => Err(format!("still running {QUIT_MS} ms after quit")),
+                _ => Err(wrong(format!("still running {QUIT_MS} ms after quit"))),
             }
         }),
     ));

@@ -212,7 +212,7 @@ impl MatchConfig {
             ));
         }
         for e in &self.engines {
-            e.validate().map_err(ArenaError::Config)?;
+            e.validate()?;
         }
         let mut names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
         names.sort_unstable();

@@ -29,30 +29,19 @@ pub mod runner;
 pub mod schedule;
 pub mod stats;
 
-use std::fmt;
-
 /// A failure of the run itself (not of an engine inside a game).
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum ArenaError {
     /// Bad flags, config file or openings.
+    #[error("config error: {0}")]
     Config(String),
     /// Files that cannot be read or written.
+    #[error("i/o error: {0}")]
     Io(String),
     /// An engine that cannot be started at all (no such file, not executable).
+    #[error("cannot start engine: {0}")]
     Spawn(String),
 }
-
-impl fmt::Display for ArenaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ArenaError::Config(m) => write!(f, "config error: {m}"),
-            ArenaError::Io(m) => write!(f, "i/o error: {m}"),
-            ArenaError::Spawn(m) => write!(f, "cannot start engine: {m}"),
-        }
-    }
-}
-
-impl std::error::Error for ArenaError {}
 
 impl From<stackfish_record::RecordError> for ArenaError {
     fn from(e: stackfish_record::RecordError) -> ArenaError {
@@ -69,5 +58,23 @@ impl From<stackfish_client::ClientError> for ArenaError {
             stackfish_client::ClientError::Io(m) => ArenaError::Io(m),
             stackfish_client::ClientError::Spawn(m) => ArenaError::Spawn(m),
         }
+    }
+}
+
+impl From<stackfish_client::spec::SpecError> for ArenaError {
+    fn from(e: stackfish_client::spec::SpecError) -> ArenaError {
+        ArenaError::Config(e.to_string())
+    }
+}
+
+impl From<schedule::ScheduleError> for ArenaError {
+    fn from(e: schedule::ScheduleError) -> ArenaError {
+        ArenaError::Config(e.to_string())
+    }
+}
+
+impl From<openings::OpeningError> for ArenaError {
+    fn from(e: openings::OpeningError) -> ArenaError {
+        ArenaError::Config(e.to_string())
     }
 }

@@ -28,7 +28,7 @@ pub struct MergeOptions {
 /// What identifies a game across files: the schedule's game number, the
 /// opening and the players. Two shards of one match never share it; a file
 /// given twice, or a shard replayed after a crash, does.
-type GameKey = (u32, usize, String, String);
+type GameKey = (u32, Option<usize>, String, String);
 
 fn key(r: &GameRecord) -> GameKey {
     (r.game, r.opening, r.player1.clone(), r.player2.clone())

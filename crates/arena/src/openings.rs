@@ -11,6 +11,25 @@ use super::ArenaError;
 use stackfish_games::variants::{dealt_start_fen, new_game};
 use stackfish_games::AnyGame;
 
+/// An opening that does not fit the rules, or a suite that cannot be made.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningError {
+    #[error("unknown game '{0}'")]
+    UnknownGame(String),
+    /// A position string or move the rules refuse, in the rules' words.
+    #[error("{0}")]
+    Rules(String),
+    #[error("the game is already over ({0})")]
+    Over(String),
+    #[error("the start is already over ({0})")]
+    StartOver(String),
+    #[error("no position")]
+    NoPosition,
+    /// The filter of `generate` gave up (the balanced filter's engine failed).
+    #[error("{0}")]
+    Filter(String),
+}
+
 /// A start for a game pair: a position and moves played from it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {
@@ -31,7 +50,7 @@ impl Opening {
     /// Reads one line of a suite: `startpos [moves ...]`, `[fen] <fen> [moves ...]`.
     /// The result is checked against the rules of `game`: it must be legal
     /// and not already finished.
-    pub fn parse(game: &str, line: &str) -> Result<Opening, String> {
+    pub fn parse(game: &str, line: &str) -> Result<Opening, OpeningError> {
         let line = line.trim();
         let (head, moves) = match line.split_once(" moves") {
             Some((h, m)) if m.is_empty() || m.starts_with(char::is_whitespace) => (h.trim(), m),
@@ -46,7 +65,7 @@ impl Opening {
         let moves: Vec<&str> = moves.split_whitespace().collect();
         let board = replay(game, fen.as_deref(), &moves)?;
         if let stackfish_games::Outcome::Over { reason, .. } = board.outcome() {
-            return Err(format!("the game is already over ({reason})"));
+            return Err(OpeningError::Over(reason.to_string()));
         }
         // Store the FEN in the game's own spelling, and drop it when it is the start.
         let fen = match fen {
@@ -62,7 +81,7 @@ impl Opening {
 
     /// Reads a line without checking it (`--referee engines`: a game the
     /// library does not know).
-    pub fn parse_unchecked(line: &str) -> Result<Opening, String> {
+    pub fn parse_unchecked(line: &str) -> Result<Opening, OpeningError> {
         let line = line.trim();
         let (head, moves) = match line.split_once(" moves") {
             Some((h, m)) if m.is_empty() || m.starts_with(char::is_whitespace) => (h.trim(), m),
@@ -70,7 +89,7 @@ impl Opening {
         };
         let head = head.strip_prefix("fen ").unwrap_or(head).trim();
         if head.is_empty() {
-            return Err("no position".into());
+            return Err(OpeningError::NoPosition);
         }
         Ok(Opening {
             fen: (head != "startpos").then(|| head.to_string()),
@@ -100,25 +119,31 @@ impl Opening {
     }
 
     /// A fresh referee board at this opening, with its moves played.
-    pub fn board(&self, game: &str) -> Result<Box<dyn AnyGame>, String> {
+    pub fn board(&self, game: &str) -> Result<Box<dyn AnyGame>, OpeningError> {
         let moves: Vec<&str> = self.moves.iter().map(String::as_str).collect();
         replay(game, self.fen.as_deref(), &moves)
     }
 }
 
-fn start_fen(game: &str) -> Result<String, String> {
-    new_game(game)
-        .map(|g| g.start_fen())
-        .ok_or_else(|| format!("unknown game '{game}'"))
+fn fresh_board(game: &str) -> Result<Box<dyn AnyGame>, OpeningError> {
+    new_game(game).ok_or_else(|| OpeningError::UnknownGame(game.to_string()))
 }
 
-fn replay(game: &str, fen: Option<&str>, moves: &[&str]) -> Result<Box<dyn AnyGame>, String> {
-    let mut board = new_game(game).ok_or_else(|| format!("unknown game '{game}'"))?;
+fn start_fen(game: &str) -> Result<String, OpeningError> {
+    fresh_board(game).map(|g| g.start_fen())
+}
+
+fn rules(e: impl std::fmt::Display) -> OpeningError {
+    OpeningError::Rules(e.to_string())
+}
+
+fn replay(game: &str, fen: Option<&str>, moves: &[&str]) -> Result<Box<dyn AnyGame>, OpeningError> {
+    let mut board = fresh_board(game)?;
     if let Some(fen) = fen {
-        board.set_fen(fen).map_err(|e| e.to_string())?;
+        board.set_fen(fen).map_err(rules)?;
     }
     for mv in moves {
-        board.play_text(mv).map_err(|e| e.to_string())?;
+        board.play_text(mv).map_err(rules)?;
     }
     Ok(board)
 }
@@ -147,7 +172,7 @@ fn strip_comment(line: &str) -> &str {
 /// Reads a suite file with `parse` for each opening line.
 pub fn load_with(
     path: &Path,
-    parse: &dyn Fn(&str) -> Result<Opening, String>,
+    parse: &dyn Fn(&str) -> Result<Opening, OpeningError>,
 ) -> Result<Vec<Opening>, ArenaError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| ArenaError::Config(format!("cannot read {}: {e}", path.display())))?;
@@ -182,8 +207,8 @@ pub fn generate(
     plies: u32,
     count: usize,
     seed: u64,
-    keep: &mut dyn FnMut(&Opening) -> Result<bool, String>,
-) -> Result<Vec<Opening>, String> {
+    keep: &mut dyn FnMut(&Opening) -> Result<bool, OpeningError>,
+) -> Result<Vec<Opening>, OpeningError> {
     generate_from(game, None, plies, count, seed, keep)
 }
 
@@ -196,8 +221,8 @@ pub fn generate_from(
     plies: u32,
     count: usize,
     seed: u64,
-    keep: &mut dyn FnMut(&Opening) -> Result<bool, String>,
-) -> Result<Vec<Opening>, String> {
+    keep: &mut dyn FnMut(&Opening) -> Result<bool, OpeningError>,
+) -> Result<Vec<Opening>, OpeningError> {
     let mut rng = StdRng::seed_from_u64(seed);
     // Starts are dealt from a stream of their own, so games with a fixed
     // start draw exactly the moves they always drew.
@@ -208,7 +233,7 @@ pub fn generate_from(
         Some(fen) => {
             let board = replay(game, Some(fen), &[])?;
             if let stackfish_games::Outcome::Over { reason, .. } = board.outcome() {
-                return Err(format!("the start is already over ({reason})"));
+                return Err(OpeningError::StartOver(reason.to_string()));
             }
             Some(board.fen())
         }
@@ -222,7 +247,7 @@ pub fn generate_from(
         if out.len() >= count {
             break;
         }
-        let mut board = new_game(game).ok_or_else(|| format!("unknown game '{game}'"))?;
+        let mut board = fresh_board(game)?;
         let dealt = match &start {
             Some(fen) => Some(fen.clone()),
             None => dealt_start_fen(game, deal_rng.gen()),
@@ -231,7 +256,7 @@ pub fn generate_from(
             if start.is_none() && seen_starts.contains(fen) {
                 continue;
             }
-            board.set_fen(fen).map_err(|e| e.to_string())?;
+            board.set_fen(fen).map_err(rules)?;
         }
         let mut ok = true;
         for _ in 0..plies {
@@ -240,7 +265,7 @@ pub fn generate_from(
                 ok = false;
                 break;
             };
-            board.play_text(mv).map_err(|e| e.to_string())?;
+            board.play_text(mv).map_err(rules)?;
             if board.outcome().is_over() {
                 ok = false;
                 break;
@@ -419,7 +444,7 @@ mod tests {
             1,
             &mut |_| Ok(true),
         );
-        assert!(over.unwrap_err().contains("already over"));
+        assert!(over.unwrap_err().to_string().contains("already over"));
     }
 
     #[test]

@@ -489,20 +489,22 @@ fn finish(
     };
     GameRecord {
         game: setup.game,
-        round: setup.round,
-        opening: setup.opening_index,
+        round: Some(setup.round),
+        opening: Some(setup.opening_index),
         event: setup.event.to_string(),
-        date: date.to_string(),
+        date: Some(date.to_string()),
         variant: setup.variant.to_string(),
         player1: setup.names[0].to_string(),
         player2: setup.names[1].to_string(),
-        fen,
+        fen: Some(fen),
         moves,
         // `*`: a voided game (engines disagreed under `--referee engines`).
         result: result.map_or("*", GameResult::pgn).to_string(),
         termination,
-        time_control: tc,
-        duration_ms: started.elapsed().as_millis() as u64,
+        time_control: Some(tc),
+        duration_ms: Some(started.elapsed().as_millis() as u64),
+        nodes: None,
+        seed: None,
     }
 }
 

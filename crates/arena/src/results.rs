@@ -177,7 +177,7 @@ fn score_for(name: &str, r: &GameRecord) -> Option<Score> {
 pub fn counts_for(a: &str, b: &str, records: &[GameRecord]) -> MatchCounts {
     // (round, opening) -> (game number, `a` had player 1's side, a's score)
     type Games = Vec<(u32, bool, Score)>;
-    let mut by_opening: BTreeMap<(u32, usize), Games> = BTreeMap::new();
+    let mut by_opening: BTreeMap<(Option<u32>, Option<usize>), Games> = BTreeMap::new();
     for r in records {
         let players = (r.player1.as_str(), r.player2.as_str());
         if players != (a, b) && players != (b, a) {
@@ -311,7 +311,7 @@ pub fn progress_series(
     // pairs complete so far, plus the games still waiting for their twin
     // (counted in W/D/L only, as `counts_for` does).
     let mut paired = MatchCounts::default();
-    let mut waiting: BTreeMap<u32, Score> = BTreeMap::new();
+    let mut waiting: BTreeMap<Option<u32>, Score> = BTreeMap::new();
     for r in records_in_order {
         let players = (r.player1.as_str(), r.player2.as_str());
         if players != (a, b) && players != (b, a) {
@@ -405,7 +405,8 @@ pub fn summarize_games(records: &[GameRecord]) -> Vec<GameSummary> {
         .iter()
         .map(|r| GameSummary {
             game: r.game,
-            round: r.round,
+            // Every record the arena reads has its round (`parse_jsonl`).
+            round: r.round.unwrap_or_default(),
             player1: r.player1.clone(),
             player2: r.player2.clone(),
             result: r.result.clone(),
@@ -432,19 +433,21 @@ mod tests {
     fn rec(game: u32, round: u32, p1: &str, p2: &str, result: &str) -> GameRecord {
         GameRecord {
             game,
-            round,
-            opening: 0,
+            round: Some(round),
+            opening: Some(0),
             event: String::new(),
-            date: String::new(),
+            date: Some(String::new()),
             variant: "mixtour".into(),
             player1: p1.into(),
             player2: p2.into(),
-            fen: String::new(),
+            fen: Some(String::new()),
             moves: vec![],
             result: result.into(),
             termination: String::new(),
-            time_control: String::new(),
-            duration_ms: 0,
+            time_control: Some(String::new()),
+            duration_ms: Some(0),
+            nodes: None,
+            seed: None,
         }
     }
 
@@ -458,15 +461,15 @@ mod tests {
             rec(1, 1, "A", "B", "0-1"),
             rec(2, 1, "B", "A", "1-0"),
         ];
-        r[2].opening = 7;
-        r[3].opening = 7;
+        r[2].opening = Some(7);
+        r[3].opening = Some(7);
         assert_eq!(stats_for("A", "B", &r).pentanomial, [1, 0, 0, 0, 1]);
         // On the same opening too: consecutive games with colours swapped pair up.
         let same: Vec<GameRecord> = r
             .iter()
             .cloned()
             .map(|mut g| {
-                g.opening = 0;
+                g.opening = Some(0);
                 g
             })
             .collect();

@@ -12,7 +12,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
-use super::openings::{self, Opening};
+use super::openings::{self, Opening, OpeningError};
 use super::referee::{forfeit_record, play_game, GameSetup};
 use super::report::{format_pair_table, ProgressPoint};
 use super::results::{
@@ -75,7 +75,7 @@ pub fn run_match_with(
     let limits: Vec<Limits> = cfg
         .engines
         .iter()
-        .map(|e| e.limits().map_err(ArenaError::Config))
+        .map(|e| e.limits().map_err(ArenaError::from))
         .collect::<Result<_, _>>()?;
     let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
     let suite = match &cfg.openings {
@@ -130,7 +130,7 @@ pub fn run_match_with(
         let by_game: HashMap<u32, &Scheduled> = plan.iter().map(|g| (g.game, g)).collect();
         for r in read_jsonl(path)? {
             let fits = by_game.get(&r.game).is_some_and(|g| {
-                names[g.p1] == r.player1 && names[g.p2] == r.player2 && g.round == r.round
+                names[g.p1] == r.player1 && names[g.p2] == r.player2 && Some(g.round) == r.round
             });
             if !fits {
                 return Err(ArenaError::Config(format!(
@@ -543,7 +543,7 @@ pub fn make_openings(
 ) -> Result<Vec<Opening>, ArenaError> {
     let mut engine = match balanced {
         Some((spec, _)) => {
-            spec.validate().map_err(ArenaError::Config)?;
+            spec.validate()?;
             match Engine::start(spec, game, timeouts, Logger::default(), 0, &spawn_process) {
                 Ok(e) => Some(e),
                 Err(StartError::Spawn(e)) => return Err(e.into()),
@@ -556,10 +556,10 @@ pub fn make_openings(
     };
     let max_cp = balanced.map_or(0, |b| b.1);
     let limits = match balanced {
-        Some((spec, _)) => Some(spec.limits().map_err(ArenaError::Config)?),
+        Some((spec, _)) => Some(spec.limits()?),
         None => None,
     };
-    let mut keep = |o: &Opening| -> Result<bool, String> {
+    let mut keep = |o: &Opening| -> Result<bool, OpeningError> {
         let (Some(e), Some(l)) = (engine.as_mut(), limits) else {
             return Ok(true);
         };
@@ -572,12 +572,16 @@ pub fn make_openings(
         let deadline = Instant::now() + std::time::Duration::from_millis(timeouts.max_move_ms);
         match e.search(&o.position_command(), &go, deadline) {
             Ok(r) => Ok(r.info.mate.is_none() && r.info.cp.is_some_and(|cp| cp.abs() <= max_cp)),
-            Err(SearchError::NoReply { .. }) => Err(format!("{}: no bestmove", e.name)),
-            Err(SearchError::Fault(f)) => Err(format!("{}: {}", e.name, f.text)),
+            Err(SearchError::NoReply { .. }) => {
+                Err(OpeningError::Filter(format!("{}: no bestmove", e.name)))
+            }
+            Err(SearchError::Fault(f)) => {
+                Err(OpeningError::Filter(format!("{}: {}", e.name, f.text)))
+            }
         }
     };
     let suite = openings::generate_from(game, start, plies, count, seed, &mut keep)
-        .map_err(ArenaError::Config);
+        .map_err(ArenaError::from);
     if let Some(e) = engine {
         e.quit();
     }

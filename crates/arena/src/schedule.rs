@@ -30,13 +30,22 @@ impl Tournament {
     }
 }
 
+/// A `--tournament` or `--shard` value that does not read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ScheduleError {
+    #[error("tournament '{0}': expected roundrobin or gauntlet")]
+    Tournament(String),
+    #[error("--shard {0}: expected K/N with 1 <= K <= N, e.g. 2/4")]
+    Shard(String),
+}
+
 impl FromStr for Tournament {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
+    type Err = ScheduleError;
+    fn from_str(s: &str) -> Result<Self, ScheduleError> {
         match s {
             "roundrobin" => Ok(Tournament::Roundrobin),
             "gauntlet" => Ok(Tournament::Gauntlet),
-            _ => Err(format!("tournament '{s}': expected roundrobin or gauntlet")),
+            _ => Err(ScheduleError::Tournament(s.to_string())),
         }
     }
 }
@@ -49,9 +58,9 @@ pub struct Shard {
 }
 
 impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("--shard {s}: expected K/N with 1 <= K <= N, e.g. 2/4");
+    type Err = ScheduleError;
+    fn from_str(s: &str) -> Result<Self, ScheduleError> {
+        let bad = || ScheduleError::Shard(s.to_string());
         let (k, n) = s.split_once('/').ok_or_else(bad)?;
         let index: u32 = k.trim().parse().map_err(|_| bad())?;
         let count: u32 = n.trim().parse().map_err(|_| bad())?;

@@ -21,6 +21,34 @@ pub const DEFAULT_MAX_MOVE_MS: u64 = 60_000;
 /// How long `quit` may take before the process group is killed.
 pub const QUIT_TIMEOUT_MS: u64 = 1_000;
 
+/// An engine setting that does not make sense: a bad `key=value` token, a
+/// time control that does not read, or a spec without a name, command or
+/// limit.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("tc '{0}': moves/time controls are not supported, use base+inc")]
+    MovesToGo(String),
+    #[error("tc '{0}': bad base time")]
+    BaseTime(String),
+    #[error("tc '{0}': bad increment")]
+    Increment(String),
+    #[error("engine setting '{0}' is not key=value")]
+    NotKeyValue(String),
+    /// A token with a bad value or an unknown key: the token and why.
+    #[error("engine setting '{token}': {why}")]
+    Setting { token: String, why: String },
+    #[error("an engine has no name= (names label records and results)")]
+    NoName,
+    #[error("engine '{0}' has no cmd=")]
+    NoCommand(String),
+    #[error("engine '{0}': give tc= or st=, not both")]
+    TwoClocks(String),
+    #[error("engine '{0}' has no limit: give tc=, st=, depth= or nodes=")]
+    NoLimit(String),
+    #[error("unterminated quote in args")]
+    UnterminatedQuote,
+}
+
 /// The dialect an engine speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -40,19 +68,17 @@ pub struct TimeControl {
 impl TimeControl {
     /// Reads `10+0.1` or `10` (seconds, decimals allowed) or `40/10+0.1`
     /// (moves-to-go is not supported and rejected by name).
-    pub fn parse(text: &str) -> Result<TimeControl, String> {
+    pub fn parse(text: &str) -> Result<TimeControl, SpecError> {
         if text.contains('/') {
-            return Err(format!(
-                "tc '{text}': moves/time controls are not supported, use base+inc"
-            ));
+            return Err(SpecError::MovesToGo(text.to_string()));
         }
         let (base, inc) = match text.split_once('+') {
             Some((b, i)) => (b, i),
             None => (text, "0"),
         };
         Ok(TimeControl {
-            base_ms: seconds_to_ms(base).ok_or_else(|| format!("tc '{text}': bad base time"))?,
-            inc_ms: seconds_to_ms(inc).ok_or_else(|| format!("tc '{text}': bad increment"))?,
+            base_ms: seconds_to_ms(base).ok_or_else(|| SpecError::BaseTime(text.to_string()))?,
+            inc_ms: seconds_to_ms(inc).ok_or_else(|| SpecError::Increment(text.to_string()))?,
         })
     }
 }
@@ -150,17 +176,20 @@ impl EngineSpec {
     /// Reads `name=A cmd=path args="-x 1" proto=uci option.Hash=64 tc=10+0.1
     /// st=0.1 depth=6 nodes=10000 timemargin=100 dir=/tmp`, on top of `self`
     /// (so `--each` settings can come first).
-    pub fn apply_tokens<S: AsRef<str>>(&mut self, tokens: &[S]) -> Result<(), String> {
+    pub fn apply_tokens<S: AsRef<str>>(&mut self, tokens: &[S]) -> Result<(), SpecError> {
         for token in tokens {
             let token = token.as_ref();
             let (key, value) = token
                 .split_once('=')
-                .ok_or_else(|| format!("engine setting '{token}' is not key=value"))?;
-            let bad = |what: &str| format!("engine setting '{token}': {what}");
+                .ok_or_else(|| SpecError::NotKeyValue(token.to_string()))?;
+            let bad = |why: &str| SpecError::Setting {
+                token: token.to_string(),
+                why: why.to_string(),
+            };
             match key {
                 "name" => self.name = value.to_string(),
                 "cmd" => self.cmd = value.to_string(),
-                "args" => self.args = split_args(value).map_err(|e| bad(&e))?,
+                "args" => self.args = split_args(value).map_err(|e| bad(&e.to_string()))?,
                 "proto" => {
                     self.proto = match value {
                         "ugi" => Proto::Ugi,
@@ -197,18 +226,18 @@ impl EngineSpec {
         Ok(())
     }
 
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), SpecError> {
         if self.name.is_empty() {
-            return Err("an engine has no name= (names label records and results)".into());
+            return Err(SpecError::NoName);
         }
         if self.cmd.is_empty() {
-            return Err(format!("engine '{}' has no cmd=", self.name));
+            return Err(SpecError::NoCommand(self.name.clone()));
         }
         self.limits()?;
         Ok(())
     }
 
-    pub fn limits(&self) -> Result<Limits, String> {
+    pub fn limits(&self) -> Result<Limits, SpecError> {
         let tc = self.tc.as_deref().map(TimeControl::parse).transpose()?;
         let limits = Limits {
             tc,
@@ -218,24 +247,21 @@ impl EngineSpec {
             margin_ms: self.timemargin.unwrap_or(DEFAULT_TIME_MARGIN_MS),
         };
         if limits.tc.is_some() && limits.movetime_ms.is_some() {
-            return Err(format!("engine '{}': give tc= or st=, not both", self.name));
+            return Err(SpecError::TwoClocks(self.name.clone()));
         }
         if limits.tc.is_none()
             && limits.movetime_ms.is_none()
             && limits.depth.is_none()
             && limits.nodes.is_none()
         {
-            return Err(format!(
-                "engine '{}' has no limit: give tc=, st=, depth= or nodes=",
-                self.name
-            ));
+            return Err(SpecError::NoLimit(self.name.clone()));
         }
         Ok(limits)
     }
 }
 
 /// Splits `args="-a 1 'b c'"` the way a shell would for simple quoting.
-pub fn split_args(text: &str) -> Result<Vec<String>, String> {
+pub fn split_args(text: &str) -> Result<Vec<String>, SpecError> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut in_token = false;
@@ -261,7 +287,7 @@ pub fn split_args(text: &str) -> Result<Vec<String>, String> {
         }
     }
     if quote.is_some() {
-        return Err("unterminated quote in args".into());
+        return Err(SpecError::UnterminatedQuote);
     }
     if in_token {
         out.push(cur);

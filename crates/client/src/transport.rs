@@ -39,11 +39,17 @@ pub enum Recv {
     Interrupted,
 }
 
+/// The engine is gone: how it ended, e.g. `exit status 101` or `killed by
+/// signal 9`.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Gone(pub String);
+
 /// A line-based connection to one engine.
 pub trait Transport: Send {
     /// Queues a line (without newline). Never blocks; `Err` with the exit
     /// description when the engine is gone.
-    fn send(&mut self, line: &str) -> Result<(), String>;
+    fn send(&mut self, line: &str) -> Result<(), Gone>;
     /// The next line, or why there is none by `deadline`.
     fn recv(&mut self, deadline: Instant) -> Recv;
     /// Waits up to `grace` for the engine to exit by itself, then kills its
@@ -204,9 +210,9 @@ fn write_lines(mut stdin: ChildStdin, rx: Receiver<String>, broken: Arc<AtomicBo
 }
 
 impl Transport for ChildTransport {
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), Gone> {
         if let Some(text) = &self.closed {
-            return Err(text.clone());
+            return Err(Gone(text.clone()));
         }
         let sent = match &self.to_writer {
             Some(w) => w.send(line.to_string()).is_ok(),
@@ -215,7 +221,7 @@ impl Transport for ChildTransport {
         if !sent || self.broken.load(Ordering::SeqCst) {
             let text = self.exit_text();
             self.closed = Some(text.clone());
-            return Err(text);
+            return Err(Gone(text));
         }
         Ok(())
     }
@@ -292,9 +298,9 @@ impl FakeTransport {
 }
 
 impl Transport for FakeTransport {
-    fn send(&mut self, line: &str) -> Result<(), String> {
+    fn send(&mut self, line: &str) -> Result<(), Gone> {
         if self.exited {
-            return Err("exit status 1".into());
+            return Err(Gone("exit status 1".into()));
         }
         if let Ok(mut s) = self.sent.lock() {
             s.push(line.to_string());

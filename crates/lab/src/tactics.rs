@@ -56,35 +56,62 @@ impl fmt::Display for Tactic {
     }
 }
 
+/// A suite line that does not read: its number (from 1) and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {fault}")]
+pub struct SuiteError {
+    pub line: usize,
+    pub fault: SuiteFault,
+}
+
+/// What is wrong with a suite line.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SuiteFault {
+    #[error("expected 4 fields separated by ';'")]
+    Fields,
+    /// The position string does not read (the rules' words).
+    #[error("{0}")]
+    Position(String),
+    #[error("expected 'win <plies>' or 'save <plies>'")]
+    Kind,
+    #[error("'{0}' is not a number of plies")]
+    Plies(String),
+    #[error("no solution move")]
+    NoSolution,
+    /// A solution is not a legal move there (the rules' words).
+    #[error("{0}")]
+    Move(String),
+}
+
 /// Reads a suite; an error names the line and what is wrong with it.
-pub fn parse_suite(text: &str) -> Result<Vec<Tactic>, String> {
+pub fn parse_suite(text: &str) -> Result<Vec<Tactic>, SuiteError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
-        let bad = |what: &str| format!("line {}: {what}", n + 1);
+        let bad = |fault: SuiteFault| SuiteError { line: n + 1, fault };
         let fields: Vec<&str> = line.split(';').map(str::trim).collect();
         let [fen, kind, solutions, source] = fields[..] else {
-            return Err(bad("expected 4 fields separated by ';'"));
+            return Err(bad(SuiteFault::Fields));
         };
-        let pos =
-            Mixtour::from_fen(&MixtourVariant::STANDARD, fen).map_err(|e| bad(&e.to_string()))?;
+        let pos = Mixtour::from_fen(&MixtourVariant::STANDARD, fen)
+            .map_err(|e| bad(SuiteFault::Position(e.to_string())))?;
         let (kind, plies) = match kind.split_whitespace().collect::<Vec<_>>()[..] {
             ["win", n] => (Kind::Win, n),
             ["save", n] => (Kind::Save, n),
-            _ => return Err(bad("expected 'win <plies>' or 'save <plies>'")),
+            _ => return Err(bad(SuiteFault::Kind)),
         };
         let plies = plies
             .parse()
-            .map_err(|_| bad(&format!("'{plies}' is not a number of plies")))?;
+            .map_err(|_| bad(SuiteFault::Plies(plies.to_string())))?;
         let solutions: Vec<String> = solutions.split_whitespace().map(String::from).collect();
         if solutions.is_empty() {
-            return Err(bad("no solution move"));
+            return Err(bad(SuiteFault::NoSolution));
         }
         for m in &solutions {
-            find_legal(&pos, m).map_err(|e| bad(&e.to_string()))?;
+            find_legal(&pos, m).map_err(|e| bad(SuiteFault::Move(e.to_string())))?;
         }
         out.push(Tactic {
             fen: fen.to_string(),
@@ -140,46 +167,35 @@ pub fn classify(pos: &Mixtour, max_win: u32, max_save: u32) -> Option<(Kind, u32
 pub fn find_in_records(text: &str, source: &str, max_win: u32, max_save: u32) -> Vec<Tactic> {
     let mut found = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for (n, line) in text.lines().enumerate() {
-        let Ok(record) = serde_json::from_str::<serde_json::Value>(line) else {
+    for (n, record) in stackfish_record::records(text) {
+        let Ok(record) = record else {
             continue;
         };
-        if record
-            .get("variant")
-            .and_then(|v| v.as_str())
-            .unwrap_or("mixtour")
-            != "mixtour"
-        {
+        if !matches!(record.variant.as_str(), "" | "mixtour") {
             continue;
         }
-        let start = match record.get("fen").and_then(|f| f.as_str()) {
+        let start = match record.fen.as_deref() {
             Some(fen) if fen != "startpos" => {
                 Mixtour::from_fen(&MixtourVariant::STANDARD, fen).ok()
             }
             _ => Some(Mixtour::start(&MixtourVariant::STANDARD)),
         };
-        let (Some(mut pos), Some(moves)) = (start, record.get("moves").and_then(|m| m.as_array()))
-        else {
+        let Some(mut pos) = start else {
             continue;
         };
-        for (ply, m) in moves.iter().enumerate() {
-            let book = m.get("book").and_then(|b| b.as_bool()).unwrap_or(false);
-            if !book && seen.insert(pos.hash()) {
+        for (ply, m) in record.moves.iter().enumerate() {
+            if !m.book && seen.insert(pos.hash()) {
                 if let Some((kind, plies, solutions)) = classify(&pos, max_win, max_save) {
                     found.push(Tactic {
                         fen: pos.fen(),
                         kind,
                         plies,
                         solutions,
-                        source: format!("{source} line {} ply {}", n + 1, ply + 1),
+                        source: format!("{source} line {n} ply {}", ply + 1),
                     });
                 }
             }
-            let Some(Ok(mv)) = m
-                .get("move")
-                .and_then(|t| t.as_str())
-                .map(|t| find_legal(&pos, t))
-            else {
+            let Ok(mv) = find_legal(&pos, &m.mv) else {
                 break;
             };
             pos.play(mv);
@@ -239,7 +255,9 @@ mod tests {
         assert_eq!(suite.len(), 1);
         assert_eq!(suite[0].to_string(), line);
         assert!(parse_suite("x5/x5/x5/x5/x5 1 20,20 0,0 1 - ; win 3 ; c3").is_err());
-        let e = parse_suite("x5/x5/x5/x5/x5 1 20,20 0,0 1 - ; draw 3 ; c3 ; s").unwrap_err();
+        let e = parse_suite("x5/x5/x5/x5/x5 1 20,20 0,0 1 - ; draw 3 ; c3 ; s")
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("line 1:"), "{e}");
         assert!(parse_suite("x5/x5/x5/x5/x5 1 20,20 0,0 1 - ; win 3 ; 4a1b1 ; s").is_err());
     }

@@ -21,6 +21,7 @@ use rand::{Rng, SeedableRng};
 use stackfish_games::mixtour::eval::{features, weighted, FEATURES, WEIGHTS};
 use stackfish_games::mixtour::nnue::{self, Network, HIDDEN, INPUTS, MAX_ACTIVE, QA, QB};
 use stackfish_games::mixtour::{Mixtour, MixtourVariant};
+use stackfish_record::GameRecord;
 
 /// One position: its active inputs, its linear features, its labels.
 #[derive(Clone, Debug)]
@@ -38,8 +39,8 @@ pub struct Position {
 pub fn positions_from_records(text: &str) -> (Vec<Position>, usize) {
     let mut out = Vec::new();
     let mut skipped = 0;
-    for (game, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
-        match replay(line, game) {
+    for (game, (_, record)) in stackfish_record::records(text).enumerate() {
+        match record.ok().and_then(|r| replay(&r, game)) {
             Some(p) => out.extend(p),
             None => skipped += 1,
         }
@@ -47,17 +48,11 @@ pub fn positions_from_records(text: &str) -> (Vec<Position>, usize) {
     (out, skipped)
 }
 
-fn replay(line: &str, game: usize) -> Option<Vec<Position>> {
-    let record: serde_json::Value = serde_json::from_str(line).ok()?;
-    if record
-        .get("variant")
-        .and_then(|v| v.as_str())
-        .unwrap_or("mixtour")
-        != "mixtour"
-    {
+fn replay(record: &GameRecord, game: usize) -> Option<Vec<Position>> {
+    if !matches!(record.variant.as_str(), "" | "mixtour") {
         return None;
     }
-    replay_quiet::<Mixtour, _>(&MixtourVariant::STANDARD, &record, |pos, m, result| {
+    replay_quiet::<Mixtour, _>(&MixtourVariant::STANDARD, record, |pos, m, result| {
         if !nnue::applies(pos) {
             return None;
         }
@@ -67,7 +62,7 @@ fn replay(line: &str, game: usize) -> Option<Vec<Position>> {
             inputs: inputs[..n].to_vec(),
             features: features(pos),
             result: result as f32,
-            cp: m.get("cp").and_then(|c| c.as_i64()).map(|c| c as f32),
+            cp: m.cp.map(|c| c as f32),
             game,
         })
     })

@@ -19,7 +19,8 @@
 
 use stackfish_games::coinstack::{self, CoinStack, CoinStackVariant};
 use stackfish_games::mixtour::{self, Mixtour, MixtourVariant};
-use stackfish_games::{find_legal, Game, Side};
+use stackfish_games::{find_legal, Game, GameResult, Side};
+use stackfish_record::{GameRecord, MoveRecord};
 
 /// What the tuner needs of a game: its evaluation as named features and
 /// weights, and which positions are quiet.
@@ -35,8 +36,8 @@ pub trait Tunable: Game {
     /// Whether the side to move has nothing that changes the score at once.
     fn is_quiet(&self, buffer: &mut Vec<Self::Move>) -> bool;
     /// The position a record's game starts from: its `fen`, or the start.
-    fn start_of_record(variant: &Self::Variant, record: &serde_json::Value) -> Option<Self> {
-        match record.get("fen").and_then(|f| f.as_str()) {
+    fn start_of_record(variant: &Self::Variant, record: &GameRecord) -> Option<Self> {
+        match record.fen.as_deref() {
             Some(fen) if fen != "startpos" => Self::from_fen(variant, fen).ok(),
             _ => Some(Self::start(variant)),
         }
@@ -169,7 +170,7 @@ impl Target {
     }
 
     /// The quiet positions of a record of variant `variant` of this target.
-    fn replay(self, variant: &str, record: &serde_json::Value) -> Option<Vec<Sample>> {
+    fn replay(self, variant: &str, record: &GameRecord) -> Option<Vec<Sample>> {
         match (self, variant) {
             (Target::Mixtour, "mixtour-5") => {
                 replay::<Mixtour>(&MixtourVariant::FIVE_POINTS, record)
@@ -226,16 +227,15 @@ impl Records {
 pub fn samples_from_records(text: &str, game: Option<Target>) -> Records {
     let mut records = Records::default();
     let mut by_target = std::collections::BTreeMap::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Ok(record) = serde_json::from_str::<serde_json::Value>(line) else {
+    for (_, record) in stackfish_record::records(text) {
+        let Ok(record) = record else {
             records.unusable += 1;
             continue;
         };
-        let variant = record
-            .get("variant")
-            .and_then(|v| v.as_str())
-            .unwrap_or("mixtour")
-            .to_ascii_lowercase();
+        let variant = match record.variant.as_str() {
+            "" => "mixtour".to_string(),
+            v => v.to_ascii_lowercase(),
+        };
         let target = match Target::of_variant(&variant) {
             Some(t) if game.is_none_or(|g| g == t) => t,
             _ => {
@@ -252,7 +252,7 @@ pub fn samples_from_records(text: &str, game: Option<Target>) -> Records {
     records
 }
 
-fn replay<G: Tunable>(variant: &G::Variant, record: &serde_json::Value) -> Option<Vec<Sample>> {
+fn replay<G: Tunable>(variant: &G::Variant, record: &GameRecord) -> Option<Vec<Sample>> {
     replay_quiet::<G, _>(variant, record, |pos, _, result| {
         Some(Sample {
             features: pos.features(),
@@ -268,22 +268,19 @@ fn replay<G: Tunable>(variant: &G::Variant, record: &serde_json::Value) -> Optio
 /// returns. `None`: the record is not a finished game of legal moves.
 pub fn replay_quiet<G: Tunable, T>(
     variant: &G::Variant,
-    record: &serde_json::Value,
-    mut keep: impl FnMut(&G, &serde_json::Value, f64) -> Option<T>,
+    record: &GameRecord,
+    mut keep: impl FnMut(&G, &MoveRecord, f64) -> Option<T>,
 ) -> Option<Vec<T>> {
-    let p1_score = match record.get("result")?.as_str()? {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        "1/2-1/2" => 0.5,
-        _ => return None,
+    let p1_score = match record.game_result()? {
+        GameResult::P1Win => 1.0,
+        GameResult::P2Win => 0.0,
+        GameResult::Draw => 0.5,
     };
     let mut pos = G::start_of_record(variant, record)?;
     let mut out = Vec::new();
     let mut moves = Vec::new();
-    for (ply, m) in record.get("moves")?.as_array()?.iter().enumerate() {
-        let text = m.get("move")?.as_str()?;
-        let book = m.get("book").and_then(|b| b.as_bool()).unwrap_or(false);
-        if ply >= SKIP_PLIES && !book && pos.is_quiet(&mut moves) {
+    for (ply, m) in record.moves.iter().enumerate() {
+        if ply >= SKIP_PLIES && !m.book && pos.is_quiet(&mut moves) {
             let result = if pos.side_to_move() == Side::P1 {
                 p1_score
             } else {
@@ -291,7 +288,7 @@ pub fn replay_quiet<G: Tunable, T>(
             };
             out.extend(keep(&pos, m, result));
         }
-        let mv = find_legal(&pos, text).ok()?;
+        let mv = find_legal(&pos, &m.mv).ok()?;
         pos.play(mv);
     }
     Some(out)

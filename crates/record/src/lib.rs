@@ -1,7 +1,9 @@
 //! Game records: one JSON line and one PGN-style block per finished game,
-//! appended and flushed the moment the game ends, and read back for
-//! `--resume`.
+//! appended and flushed the moment the game ends; read back strictly by the
+//! arena (`--resume`, `arena merge`) and leniently by the tools (`tune`,
+//! `train`, `tactics --generate` over `datagen`'s and the arena's records).
 
+use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -53,31 +55,86 @@ impl MoveRecord {
     }
 }
 
-/// A finished game: one line of the JSONL file.
+/// A finished game: one line of a JSONL file. The arena writes every field
+/// but `nodes` and `seed`; self-play (`stackfish datagen`) writes no match
+/// fields (`round`, `opening`, `date`, `fen`, `time_control`,
+/// `duration_ms`) but `nodes` and `seed`. Reading, only `moves` is required:
+/// the tools take records of either kind and hand-written ones; the arena
+/// checks that its own fields are all there ([`parse_jsonl`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GameRecord {
     /// The schedule's game number (1-based): the key for `--resume`.
+    #[serde(default)]
     pub game: u32,
-    pub round: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
     /// Index of the opening in the suite (0-based).
-    pub opening: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<usize>,
+    #[serde(default)]
     pub event: String,
     /// `YYYY.MM.DD`, UTC, when the game started.
-    pub date: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// Empty: standard Mixtour (records from before the variant was written).
+    #[serde(default)]
     pub variant: String,
+    #[serde(default)]
     pub player1: String,
+    #[serde(default)]
     pub player2: String,
-    /// The start position of the game (before the book moves).
-    pub fen: String,
+    /// The start position of the game (before the book moves); `startpos`
+    /// (an engine-refereed game) or none: the variant's start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fen: Option<String>,
     pub moves: Vec<MoveRecord>,
-    /// `1-0`, `0-1` or `1/2-1/2`, from player 1's side.
+    /// `1-0`, `0-1` or `1/2-1/2`, from player 1's side; `*` a voided game.
+    #[serde(default)]
     pub result: String,
+    #[serde(default)]
     pub termination: String,
-    pub time_control: String,
-    pub duration_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<u64>,
+    /// Self-play: nodes searched per move.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// Self-play: the seed of the run (game k is fixed by it and k).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// The fields every arena record has, in `GameRecord`'s order: a line
+/// without one of them is not a game of a match (`--resume`, `arena
+/// merge`). Read by serde, so a missing field is reported in its words
+/// (`missing field `round` at line 1 column 947`), as when these fields
+/// were not optional.
+#[derive(Deserialize)]
+#[allow(dead_code)] // Only their presence counts.
+struct MatchFields {
+    game: IgnoredAny,
+    round: IgnoredAny,
+    opening: IgnoredAny,
+    event: IgnoredAny,
+    date: IgnoredAny,
+    variant: IgnoredAny,
+    player1: IgnoredAny,
+    player2: IgnoredAny,
+    fen: IgnoredAny,
+    moves: IgnoredAny,
+    result: IgnoredAny,
+    termination: IgnoredAny,
+    time_control: IgnoredAny,
+    duration_ms: IgnoredAny,
 }
 
 impl GameRecord {
+    /// One record from its JSON line.
+    pub fn from_json(line: &str) -> Result<GameRecord, serde_json::Error> {
+        serde_json::from_str(line)
+    }
+
     pub fn game_result(&self) -> Option<GameResult> {
         parse_result(&self.result)
     }
@@ -90,20 +147,22 @@ impl GameRecord {
     /// The PGN-style text block with the given `Site` tag (the arena, or the
     /// browser board, which writes its games in the same format).
     pub fn pgn_at(&self, site: &str) -> String {
+        // PGN's "unknown" for a field the record does not have.
+        let known = |v: Option<String>| v.unwrap_or_else(|| "?".to_string());
         let mut s = String::new();
         let tags = [
             ("Event", self.event.clone()),
             ("Site", site.to_string()),
-            ("Date", self.date.clone()),
-            ("Round", self.round.to_string()),
+            ("Date", known(self.date.clone())),
+            ("Round", known(self.round.map(|r| r.to_string()))),
             ("Game", self.game.to_string()),
             ("Player1", self.player1.clone()),
             ("Player2", self.player2.clone()),
             ("Variant", self.variant.clone()),
-            ("FEN", self.fen.clone()),
+            ("FEN", known(self.fen.clone())),
             ("Result", self.result.clone()),
             ("Termination", self.termination.clone()),
-            ("TimeControl", self.time_control.clone()),
+            ("TimeControl", known(self.time_control.clone())),
             ("PlyCount", self.moves.len().to_string()),
         ];
         for (k, v) in tags {
@@ -234,8 +293,8 @@ impl Sinks {
     }
 }
 
-/// Reads the finished games of a JSONL file. A torn last line (the arena
-/// was killed while writing it) is skipped; any other bad line is an error.
+/// Reads the finished games of an arena JSONL file ([`parse_jsonl`]); a
+/// missing file holds no games (a match not started yet).
 pub fn read_jsonl(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
     let text = match std::fs::read_to_string(path) {
         Ok(t) => t,
@@ -247,25 +306,53 @@ pub fn read_jsonl(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
             )))
         }
     };
+    parse_jsonl(&text, &path.display().to_string())
+}
+
+/// The games of the arena's JSONL text `text` read from `name`, every line a
+/// complete match record. A torn last line (the arena was killed while
+/// writing it) is skipped; any other bad line is an error naming `name` and
+/// the line.
+pub fn parse_jsonl(text: &str, name: &str) -> Result<Vec<GameRecord>, RecordError> {
     let lines: Vec<&str> = text.lines().collect();
     let mut out = Vec::new();
     for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        match serde_json::from_str::<GameRecord>(line) {
+        match parse_match_record(line) {
             Ok(r) => out.push(r),
             Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => {}
             Err(e) => {
                 return Err(RecordError::Format(format!(
-                    "{} line {}: not a game record: {e}",
-                    path.display(),
+                    "{name} line {}: not a game record: {e}",
                     i + 1
                 )))
             }
         }
     }
     Ok(out)
+}
+
+/// One line as a record with every field of a match. The record is read
+/// first, so a field of the wrong type is reported before a missing one.
+fn parse_match_record(line: &str) -> Result<GameRecord, serde_json::Error> {
+    let record = GameRecord::from_json(line)?;
+    serde_json::from_str::<MatchFields>(line)?;
+    Ok(record)
+}
+
+/// Every record of a JSON-lines text of any writer (the arena, the browser
+/// board, `stackfish datagen`, by hand), each non-blank line read on its
+/// own: its number (from 1) and the record, or why the line is not one. For
+/// the tools that skip what they cannot use.
+pub fn records(
+    text: &str,
+) -> impl Iterator<Item = (usize, Result<GameRecord, serde_json::Error>)> + '_ {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| (i + 1, GameRecord::from_json(line)))
 }
 
 /// Today's date (UTC) as `YYYY.MM.DD`, without a date library.
@@ -313,14 +400,14 @@ mod tests {
     fn sample() -> GameRecord {
         GameRecord {
             game: 3,
-            round: 2,
-            opening: 1,
+            round: Some(2),
+            opening: Some(1),
             event: "test \"quoted\"".into(),
-            date: "2026.11.29".into(),
+            date: Some("2026.11.29".into()),
             variant: "mixtour".into(),
             player1: "A".into(),
             player2: "B".into(),
-            fen: "x5/x5/x5/x5/x5 1 20,20 0,0 1 -".into(),
+            fen: Some("x5/x5/x5/x5/x5 1 20,20 0,0 1 -".into()),
             moves: vec![
                 MoveRecord {
                     mv: "c3".into(),
@@ -344,8 +431,10 @@ mod tests {
             ],
             result: "0-1".into(),
             termination: "A: illegal move 3a1b2".into(),
-            time_control: "10+0.1".into(),
-            duration_ms: 1234,
+            time_control: Some("10+0.1".into()),
+            duration_ms: Some(1234),
+            nodes: None,
+            seed: None,
         }
     }
 
@@ -379,6 +468,66 @@ mod tests {
         let back = read_jsonl(&path).unwrap();
         assert_eq!(back, vec![sample()]);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn an_arena_record_needs_every_field_it_writes() {
+        let line = serde_json::to_string(&sample()).unwrap();
+        assert_eq!(parse_jsonl(&line, "g.jsonl").unwrap(), vec![sample()]);
+        let fields: serde_json::Map<String, serde_json::Value> =
+            serde_json::from_str(&line).unwrap();
+        for key in fields.keys() {
+            let mut without = fields.clone();
+            without.remove(key);
+            let text = format!("{}\n", serde_json::Value::Object(without));
+            let e = parse_jsonl(&text, "g.jsonl").unwrap_err().to_string();
+            let want = format!("config error: g.jsonl line 1: not a game record: missing field `{key}` at line 1 column ");
+            assert!(e.starts_with(&want), "{e}");
+            // The tools read it all the same.
+            assert!(records(&text).all(|(_, r)| r.is_ok() == (key != "moves")));
+        }
+    }
+
+    #[test]
+    fn a_self_play_record_writes_only_what_it_has() {
+        let rec = GameRecord {
+            game: 1,
+            round: None,
+            opening: None,
+            event: "stackfish datagen".into(),
+            date: None,
+            variant: "mixtour".into(),
+            player1: "stackfish".into(),
+            player2: "stackfish".into(),
+            fen: None,
+            moves: vec![MoveRecord::book("c3")],
+            result: "1-0".into(),
+            termination: "tower".into(),
+            time_control: None,
+            duration_ms: None,
+            nodes: Some(300),
+            seed: Some(7),
+        };
+        let line = serde_json::to_value(&rec).unwrap().to_string();
+        assert_eq!(
+            line,
+            r#"{"event":"stackfish datagen","game":1,"moves":[{"book":true,"move":"c3"}],"nodes":300,"player1":"stackfish","player2":"stackfish","result":"1-0","seed":7,"termination":"tower","variant":"mixtour"}"#
+        );
+        assert_eq!(GameRecord::from_json(&line).unwrap(), rec);
+    }
+
+    #[test]
+    fn the_tools_read_partial_records_and_number_every_line() {
+        let text = "\n{\"moves\":[{\"move\":\"c3\"}]}\nnot json\n  \n{\"result\":\"1-0\"}\n";
+        let got: Vec<(usize, bool)> = records(text).map(|(n, r)| (n, r.is_ok())).collect();
+        assert_eq!(
+            got,
+            vec![(2, true), (3, false), (5, false)],
+            "moves are required"
+        );
+        let (_, first) = records(text).next().unwrap();
+        let first = first.unwrap();
+        assert_eq!((first.variant.as_str(), first.fen), ("", None));
     }
 
     #[test]

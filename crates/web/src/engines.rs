@@ -58,7 +58,8 @@ impl Roster {
                 }
             }
             let mut spec = EngineSpec::default();
-            spec.apply_tokens(tokens).map_err(RosterError::Spec)?;
+            spec.apply_tokens(tokens)
+                .map_err(|e| RosterError::Spec(e.to_string()))?;
             if spec.name.is_empty() || spec.cmd.is_empty() {
                 return Err(RosterError::Incomplete(tokens.join(" ")));
             }

@@ -3,8 +3,9 @@
 //! Each game starts with a few random plies (marked `book`, so training
 //! skips them) and is then played by the engine against itself at a fixed
 //! node count with one thread, so a game depends only on its seed. The
-//! games are written as arena JSON-lines records (the fields `train`
-//! reads: `variant`, `result`, `termination`, `moves` with `cp` or `mate`),
+//! games are written as game records (`stackfish_record::GameRecord`: the
+//! fields `train` reads, `variant`, `result`, `termination`, `moves` with
+//! `cp` or `mate`, and the run's `nodes` and `seed`, none of a match's),
 //! one line per finished game, flushed at once, so an interrupted run keeps
 //! every game it finished. Several games run at once, one per thread.
 
@@ -12,6 +13,7 @@ use rand::{Rng, SeedableRng};
 use stackfish_games::line::Line;
 use stackfish_games::mixtour::{Mixtour, MixtourVariant};
 use stackfish_games::{Game, GameResult, Outcome};
+use stackfish_record::{GameRecord, MoveRecord};
 use stackfish_search::limits::Limits;
 use stackfish_search::{mate_in, search, Heuristics, SearchParams, Shared, WIN_BOUND};
 use std::io::Write;
@@ -74,7 +76,11 @@ pub fn run(
                     if error.is_some() {
                         return;
                     }
-                    match writeln!(w, "{record}").and_then(|_| w.flush()) {
+                    let line = json_line(&record);
+                    match line
+                        .and_then(|l| writeln!(w, "{l}"))
+                        .and_then(|_| w.flush())
+                    {
                         Ok(()) => {
                             *written += 1;
                             progress(*written);
@@ -92,13 +98,22 @@ pub fn run(
     }
 }
 
+/// A record as one JSON line with its keys in alphabetical order, as
+/// datagen has always written them (a JSON map), so that a seed gives the
+/// same bytes as before records were typed.
+fn json_line(record: &GameRecord) -> std::io::Result<String> {
+    serde_json::to_value(record)
+        .map(|v| v.to_string())
+        .map_err(std::io::Error::other)
+}
+
 /// One game from seed `settings.seed` and game number `index`, as a record.
 pub fn play(
     settings: &Settings,
     index: u64,
     shared: &Arc<Shared>,
     heuristics: &mut [Heuristics],
-) -> serde_json::Value {
+) -> GameRecord {
     let mut rng = rand::rngs::StdRng::seed_from_u64(
         settings.seed ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15),
     );
@@ -118,7 +133,7 @@ pub fn play(
         line.position().generate_moves(&mut legal);
         let mv = legal[rng.gen_range(0..legal.len())];
         line.play(mv);
-        moves.push(serde_json::json!({ "move": mv.to_string(), "book": true }));
+        moves.push(MoveRecord::book(&mv.to_string()));
     }
     let limits = Limits {
         nodes: Some(settings.nodes),
@@ -153,27 +168,36 @@ pub fn play(
             // the game counts as drawn rather than invented.
             break (GameResult::Draw, "no legal move");
         };
-        let mut entry = serde_json::json!({ "move": found.best.to_string() });
+        let mut entry = MoveRecord {
+            mv: found.best.to_string(),
+            ..MoveRecord::default()
+        };
         if found.score.abs() < WIN_BOUND {
-            entry["cp"] = found.score.into();
-        } else if let Some(n) = mate_in(found.score) {
-            entry["mate"] = n.into();
+            entry.cp = Some(found.score);
+        } else {
+            entry.mate = mate_in(found.score);
         }
         moves.push(entry);
         line.play(found.best);
     };
-    serde_json::json!({
-        "game": index + 1,
-        "event": "stackfish datagen",
-        "variant": "mixtour",
-        "player1": "stackfish",
-        "player2": "stackfish",
-        "nodes": settings.nodes,
-        "seed": settings.seed,
-        "result": result.pgn(),
-        "termination": reason,
-        "moves": moves,
-    })
+    GameRecord {
+        game: u32::try_from(index + 1).unwrap_or(u32::MAX),
+        round: None,
+        opening: None,
+        event: "stackfish datagen".to_string(),
+        date: None,
+        variant: "mixtour".to_string(),
+        player1: "stackfish".to_string(),
+        player2: "stackfish".to_string(),
+        fen: None,
+        moves,
+        result: result.pgn().to_string(),
+        termination: reason.to_string(),
+        time_control: None,
+        duration_ms: None,
+        nodes: Some(settings.nodes),
+        seed: Some(settings.seed),
+    }
 }
 
 #[cfg(test)]
@@ -220,6 +244,31 @@ mod tests {
         );
     }
 
+    /// What is written reads back, through the record reader the tools
+    /// use, as the records played.
+    #[test]
+    fn written_lines_read_back_as_the_records_played() {
+        let s = Settings {
+            games: 2,
+            threads: 1,
+            ..small()
+        };
+        let mut out = Vec::new();
+        run(&s, &mut out, &|_| {}).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let read: Vec<GameRecord> = stackfish_record::records(&text)
+            .map(|(_, r)| r.unwrap())
+            .collect();
+        let shared = Arc::new(Shared::new(s.hash_mb));
+        let mut h = vec![Heuristics::default()];
+        let played: Vec<GameRecord> = (0..2).map(|i| play(&s, i, &shared, &mut h)).collect();
+        assert_eq!(read, played);
+        assert_eq!(
+            (read[0].nodes, read[0].seed, read[0].round),
+            (Some(300), Some(7), None)
+        );
+    }
+
     /// A game depends on its seed and number only, not on the thread that
     /// played it or on the game before it.
     #[test]
@@ -237,6 +286,6 @@ mod tests {
         );
         assert_eq!(a, b);
         let c = play(&s, 2, &shared, &mut h);
-        assert_ne!(a["moves"], c["moves"]);
+        assert_ne!(a.moves, c.moves);
     }
 }

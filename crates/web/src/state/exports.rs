@@ -56,22 +56,24 @@ impl App {
             .collect();
         let record = GameRecord {
             game: u32::try_from(st.round).unwrap_or(u32::MAX),
-            round: u32::try_from(st.round).unwrap_or(u32::MAX),
-            opening: 0,
+            round: Some(u32::try_from(st.round).unwrap_or(u32::MAX)),
+            opening: Some(0),
             event: "stackfish web game".to_string(),
-            date: st.date.clone(),
+            date: Some(st.date.clone()),
             variant: st.game.variant_name().to_string(),
             player1: name(&st.players[0]),
             player2: name(&st.players[1]),
-            fen: st.game.start_fen(),
+            fen: Some(st.game.start_fen()),
             moves,
             result: outcome.result().map_or("*", |r| r.pgn()).to_string(),
             termination: match outcome {
                 Outcome::Over { reason, .. } => reason.to_string(),
                 Outcome::Ongoing => "unterminated".to_string(),
             },
-            time_control: String::new(),
-            duration_ms: 0,
+            time_control: Some(String::new()),
+            duration_ms: Some(0),
+            nodes: None,
+            seed: None,
         };
         record.pgn_at("stackfish serve")
     }
