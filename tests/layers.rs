@@ -75,14 +75,9 @@ fn cargo(args: &[&str]) -> String {
 /// Every workspace package with the workspace packages it depends on for
 /// building its library and binaries (dev-dependencies are tests' business).
 fn workspace_arrows() -> BTreeMap<String, BTreeSet<String>> {
-    let meta: Value = serde_json::from_str(&cargo(&[
-        "metadata",
-        "--format-version",
-        "1",
-        "--no-deps",
-        "--offline",
-    ]))
-    .expect("cargo metadata is JSON");
+    let meta: Value =
+        serde_json::from_str(&cargo(&["metadata", "--format-version", "1", "--no-deps"]))
+            .expect("cargo metadata is JSON");
     let packages = meta["packages"].as_array().expect("packages");
     let ours: BTreeSet<String> = packages
         .iter()
@@ -165,7 +160,6 @@ fn the_core_reaches_no_operating_system_crate_on_the_browser_target() {
     for core in CORE {
         let tree = cargo(&[
             "tree",
-            "--offline",
             "-p",
             core,
             "--target",
