@@ -2,7 +2,7 @@
 //! records, `stackfish train` makes a network of them, `STACKFISH_NET`
 //! plays it; bad input gets an error and an exit status, never a panic.
 
-use std::io::Write;
+use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -39,19 +39,27 @@ fn engine_move(net: &Path) -> (String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"ugi\nisready\nposition startpos moves c3 b2\ngo nodes 2000\nisready\nquit\n")
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"ugi\nisready\nposition startpos moves c3 b2\ngo nodes 2000\n")
         .unwrap();
+    // `quit` only once the answer is out: sent during the search it would
+    // stop it early, and the move would depend on the machine's load.
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    let best = loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).unwrap() == 0 {
+            panic!("no bestmove in {seen}");
+        }
+        seen.push_str(&line);
+        if let Some(best) = line.trim_end().strip_prefix("bestmove ") {
+            break best.to_string();
+        }
+    };
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
     let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    let best = stdout
-        .lines()
-        .find_map(|l| l.strip_prefix("bestmove "))
-        .unwrap_or_else(|| panic!("no bestmove in {stdout}"))
-        .to_string();
     (best, stderr(&out))
 }
 
