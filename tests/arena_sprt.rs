@@ -321,6 +321,80 @@ fn merge_counts_duplicates_once_and_rejects_broken_lines() {
     assert!(m.output.contains("no such file"), "{}", m.output);
 }
 
+/// Two different matches share game numbers, openings and players: a
+/// record whose key collides with another's but whose moves differ is a
+/// different game, not a copy (issue 23: it was silently dropped).
+#[test]
+fn merge_refuses_colliding_games_unless_asked_to_keep_them() {
+    let mut flags = LOPSIDED.to_vec();
+    flags.extend(["--games", "4"]);
+    let r = run(
+        "collide",
+        vec![scored("strong", 2000), scored("weak", -2000)],
+        &flags,
+    );
+    assert_eq!(r.code, Some(0), "{}", r.output);
+    let dir = &r.dir;
+    let text = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    // The other match: same keys, but game 1 went another way (and
+    // replays of it with other scores or times are still copies).
+    let other: String = text
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if v["game"] == 1 {
+                v["moves"][0]["move"] = "a1-b2".into();
+            } else if let Some(m) = v["moves"][0].as_object_mut() {
+                m.insert("ms".into(), 12345.into());
+            }
+            format!("{v}\n")
+        })
+        .collect();
+    std::fs::write(dir.join("other.jsonl"), other).unwrap();
+    let m = arena(&["merge", "games.jsonl", "other.jsonl"], dir);
+    assert_eq!(m.code, Some(3), "{}", m.output);
+    assert!(
+        m.output.contains("games.jsonl game 1") && m.output.contains("other.jsonl game 1"),
+        "{}",
+        m.output
+    );
+    assert!(m.output.contains("--keep-collisions"), "{}", m.output);
+
+    let m = arena(
+        &[
+            "merge",
+            "games.jsonl",
+            "other.jsonl",
+            "games.jsonl",
+            "--keep-collisions",
+            "--json",
+            "kept.json",
+        ],
+        dir,
+    );
+    assert_eq!(m.code, Some(0), "{}", m.output);
+    assert!(
+        m.output
+            .contains("Merged 5 games from 3 files (7 duplicates counted once)"),
+        "{}",
+        m.output
+    );
+    let s: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("kept.json")).unwrap()).unwrap();
+    assert_eq!(s["finished"], 5);
+    assert_eq!(s["duplicates"], 7);
+
+    // The same file twice is still one match.
+    let m = arena(&["merge", "games.jsonl", "games.jsonl"], dir);
+    assert_eq!(m.code, Some(0), "{}", m.output);
+    assert!(
+        m.output
+            .contains("Merged 4 games from 2 files (4 duplicates counted once)"),
+        "{}",
+        m.output
+    );
+}
+
 #[test]
 fn shipped_configs_load_and_validate() {
     use stackfish::arena::config::MatchConfig;

@@ -80,6 +80,10 @@ struct MergeArgs {
     /// HTML/SVG report.
     #[arg(long)]
     report: Option<PathBuf>,
+    /// Keep two records with the same game number, opening and players but
+    /// different moves as two games (default: an error, exit 3).
+    #[arg(long)]
+    keep_collisions: bool,
 }
 
 #[derive(Args, Default)]
@@ -521,6 +525,7 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
                 json: m.json,
                 report: m.report,
                 engines: m.engines,
+                keep_collisions: m.keep_collisions,
             };
             let summary = merge(&m.records, &opts, &mut std::io::stdout())?;
             Ok(exit_code(&summary))

@@ -2,7 +2,7 @@
 //! of JSONL record files (the shards of one match run on many machines, or
 //! the same file twice), counting each game once.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -23,6 +23,9 @@ pub struct MergeOptions {
     /// Engine order (the first two are candidate and base); from the records
     /// when empty.
     pub engines: Vec<String>,
+    /// Two records that share a game's key but not its moves are both kept
+    /// as games (instead of an error).
+    pub keep_collisions: bool,
 }
 
 /// What identifies a game across files: the schedule's game number, the
@@ -34,29 +37,60 @@ fn key(r: &GameRecord) -> GameKey {
     (r.game, r.opening, r.player1.clone(), r.player2.clone())
 }
 
+/// What makes two records with one key the same game: the position it
+/// started from and the moves (their text; the engines' scores and times may
+/// differ between a run and its replay).
+fn same_game(a: &GameRecord, b: &GameRecord) -> bool {
+    a.fen == b.fen
+        && a.moves.len() == b.moves.len()
+        && a.moves.iter().zip(&b.moves).all(|(x, y)| x.mv == y.mv)
+}
+
 /// The records of all files, each game once (the first copy wins), sorted
-/// by game number; and the number of copies left out.
-pub fn collect(files: &[PathBuf]) -> Result<(Vec<GameRecord>, u32), ArenaError> {
+/// by game number; and the number of copies left out. A record whose key is
+/// taken by a different game (other moves or start position: two matches,
+/// not two copies of one) is an error naming both, or with
+/// `keep_collisions` a game of its own.
+pub fn collect(
+    files: &[PathBuf],
+    keep_collisions: bool,
+) -> Result<(Vec<GameRecord>, u32), ArenaError> {
     if files.is_empty() {
         return Err(ArenaError::Config(
             "arena merge needs at least one JSONL record file".into(),
         ));
     }
-    let mut seen: HashSet<GameKey> = HashSet::new();
-    let mut records = Vec::new();
+    // Each key's records so far, with the file they came from.
+    let mut seen: HashMap<GameKey, Vec<(usize, usize)>> = HashMap::new();
+    let mut records: Vec<GameRecord> = Vec::new();
     let mut duplicates = 0;
-    for path in files {
+    for (file, path) in files.iter().enumerate() {
         // read_jsonl treats a missing file as an empty match (for --resume);
         // a merge naming a file that is not there is a typo.
         if !path.is_file() {
             return Err(ArenaError::Io(format!("{}: no such file", path.display())));
         }
         for r in read_jsonl(path)? {
-            if seen.insert(key(&r)) {
-                records.push(r);
-            } else {
+            let earlier = seen.entry(key(&r)).or_default();
+            if earlier.iter().any(|&(_, i)| same_game(&records[i], &r)) {
                 duplicates += 1;
+                continue;
             }
+            if let (Some(&(f, i)), false) = (earlier.first(), keep_collisions) {
+                return Err(ArenaError::Config(format!(
+                    "{} game {} and {} game {}: same game number, opening and players \
+                     ({} vs {}) but different moves; not one game twice but two games \
+                     (merge records of one match, or pass --keep-collisions to count both)",
+                    files[f].display(),
+                    records[i].game,
+                    path.display(),
+                    r.game,
+                    r.player1,
+                    r.player2
+                )));
+            }
+            earlier.push((file, records.len()));
+            records.push(r);
         }
     }
     records.sort_by_key(|r| r.game);
@@ -86,7 +120,7 @@ pub fn merge(
     opts: &MergeOptions,
     out: &mut dyn Write,
 ) -> Result<Summary, ArenaError> {
-    let (records, duplicates) = collect(files)?;
+    let (records, duplicates) = collect(files, opts.keep_collisions)?;
     let mut names = opts.engines.clone();
     for n in engines_of(&records) {
         if !names.contains(&n) {
