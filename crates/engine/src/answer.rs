@@ -21,6 +21,12 @@ use crate::{
 
 /// From this much thinking time (ms) on, the larger proof budget is used.
 const PROVE_SLOW_FROM_MS: u64 = 2_000;
+/// Under `go nodes N` a proof may take at most N / PROVE_NODES_SHARE
+/// positions; the search keeps the rest when it gives up.
+const PROVE_NODES_SHARE: u64 = 2;
+/// Positions a proof explores per millisecond, at least (about 1-3 million a
+/// second measured): what bounds it under a short `movetime`.
+const PROVE_POSITIONS_PER_MS: u64 = 1_000;
 
 /// The search side of a session, for the game type behind an `AnyGame`.
 pub(crate) trait Searcher: Send {
@@ -47,6 +53,9 @@ pub(crate) struct Driver<G: Game> {
     heuristics: Vec<Heuristics>,
     /// Seeds the level noise, so each game of a match plays differently.
     games_started: u64,
+    /// Nodes (positions) a failed proof spent of this move's `go nodes`,
+    /// taken off the search's budget so the limit bounds both.
+    proof_spent: u64,
     game: PhantomData<fn() -> G>,
 }
 
@@ -55,6 +64,7 @@ impl<G: Game> Driver<G> {
         Driver {
             heuristics: vec![Heuristics::default()],
             games_started: 0,
+            proof_spent: 0,
             game: PhantomData,
         }
     }
@@ -92,6 +102,7 @@ impl<G: Game> Searcher for Driver<G> {
             root_moves: resolve_search_moves(pos, false, &params.search_moves).0,
             multipv: options.multipv.clamp(1, MAX_MULTIPV),
         };
+        self.proof_spent = 0;
         for answerer in answerers::<G>() {
             let start = Instant::now();
             match answerer(self, &ask, report) {
@@ -306,38 +317,59 @@ fn from_tables<G: Game>(
     Some(Answer::Found(Found::proven(plies, seldepth, line)))
 }
 
-/// How many positions a proof may explore under these limits.
+/// How many positions a proof may explore under these limits: every limit
+/// bounds it. `nodes N`: at most N / PROVE_NODES_SHARE (a position counts as
+/// a node; the search gets the rest). `movetime T`: at most
+/// T x PROVE_POSITIONS_PER_MS. `depth` alone: the fast budget (a proof no
+/// longer than a shallow search). Clocks: the fast budget under fast clocks.
 fn prove_budget(params: &GoParams) -> usize {
     let generous = params.infinite
         || params.move_time.is_some_and(|t| t >= PROVE_SLOW_FROM_MS)
         || (params.move_time.is_none()
+            && params.depth.is_none()
             && params
                 .time
                 .iter()
                 .all(|t| t.is_none_or(|t| t >= 20 * PROVE_SLOW_FROM_MS)));
-    if generous {
+    let mut budget = if generous {
         PROVE_POSITIONS_SLOW
     } else {
         PROVE_POSITIONS_FAST
+    };
+    if let Some(t) = params.move_time {
+        budget = budget
+            .min(usize::try_from(t.saturating_mul(PROVE_POSITIONS_PER_MS)).unwrap_or(usize::MAX));
     }
+    if let Some(n) = params.nodes {
+        budget = budget.min(usize::try_from(n / PROVE_NODES_SHARE).unwrap_or(usize::MAX));
+    }
+    budget
 }
 
 /// A game that proves values (Silo), within the budget, at every level.
+/// The positions it explores count as nodes: a proof found reports its
+/// budget (an upper bound: the proof does not say how many it used), a
+/// proof given up leaves the search what the budget did not take.
 fn from_proof<G: Game>(
-    _: &mut Driver<G>,
+    driver: &mut Driver<G>,
     ask: &Ask<G>,
     _: &mut dyn FnMut(&Info),
 ) -> Option<Answer> {
     if !ask.whole_root() {
         return None;
     }
-    let (mv, plies) = ask.pos.prove(prove_budget(ask.params))?;
+    let budget = prove_budget(ask.params);
+    if budget == 0 {
+        return None;
+    }
+    let Some((mv, plies)) = ask.pos.prove(budget) else {
+        driver.proof_spent = budget as u64;
+        return None;
+    };
     let seldepth = plies.unsigned_abs() as usize;
-    Some(Answer::Found(Found::proven(
-        plies,
-        seldepth,
-        vec![mv.to_string()],
-    )))
+    let mut found = Found::proven(plies, seldepth, vec![mv.to_string()]);
+    found.nodes = budget as u64;
+    Some(Answer::Found(found))
 }
 
 /// A noisy level: score every root move at a shallow depth, add noise,
@@ -401,6 +433,9 @@ fn from_search<G: Game>(
     report: &mut dyn FnMut(&Info),
 ) -> Option<Answer> {
     let mut limits = ask.params.limits_for(ask.pos.side_to_move());
+    if let Some(n) = limits.nodes.as_mut() {
+        *n = n.saturating_sub(driver.proof_spent).max(1);
+    }
     let mut threads = ask.options.threads.clamp(1, MAX_THREADS);
     if let Some(LevelPlay::Nodes(budget)) = level_play(ask.options.level) {
         // One thread, so the budget means the same on every machine.

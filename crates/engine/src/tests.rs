@@ -140,3 +140,40 @@ fn silo_positions_within_the_budget_are_played_perfectly() {
     }
     assert_eq!(played.len(), 31, "the first player wins 1x4 in 31 plies");
 }
+
+/// `go nodes N` bounds the proof too (issue 23: at `nodes 500` a Silo move
+/// ran a proof of up to 300,000 positions first and reported 0 nodes). In a
+/// position whose proof needs more than 500 positions, the engine reports
+/// at most 500 nodes for the move, not 0, and plays a legal move.
+#[test]
+fn go_nodes_bounds_the_silo_proof() {
+    let fen = "11/22/11/22 1";
+    let root = Silo::from_fen(&SiloVariant::STANDARD, fen).unwrap();
+    let limits = |max_positions| solve::SolveLimits {
+        method: solve::Method::Reachable,
+        max_positions,
+    };
+    assert!(solve::solve(&root, &limits(500)).is_err(), "needs more");
+    assert!(
+        solve::solve(&root, &limits(300_000)).is_ok(),
+        "within reach"
+    );
+    let mut session = new_session("silo").unwrap();
+    session.set_position(Some(fen), &[]).unwrap();
+    let shared = allocate_shared(1).unwrap();
+    let params = GoParams {
+        nodes: Some(500),
+        ..GoParams::default()
+    };
+    let mut nodes = Vec::new();
+    let best = session.go(&shared, &params, &Options::default(), &mut |info| {
+        nodes.push(info.nodes)
+    });
+    let BestMove::Move { best, .. } = best else {
+        panic!("no move")
+    };
+    stackfish_games::find_legal(&root, &best).unwrap();
+    let last = *nodes.last().expect("an info line");
+    assert!((1..=500).contains(&last), "nodes {nodes:?}");
+    assert!(nodes.iter().all(|&n| n <= 500), "nodes {nodes:?}");
+}
