@@ -79,14 +79,19 @@ pub fn collect(
             if let (Some(&(f, i)), false) = (earlier.first(), keep_collisions) {
                 return Err(ArenaError::Config(format!(
                     "{} game {} and {} game {}: same game number, opening and players \
-                     ({} vs {}) but different moves; not one game twice but two games \
+                     ({} vs {}) but {}; not one game twice but two games \
                      (merge records of one match, or pass --keep-collisions to count both)",
                     files[f].display(),
                     records[i].game,
                     path.display(),
                     r.game,
                     r.player1,
-                    r.player2
+                    r.player2,
+                    if records[i].fen == r.fen {
+                        "different moves"
+                    } else {
+                        "a different start position"
+                    }
                 )));
             }
             earlier.push((file, records.len()));
