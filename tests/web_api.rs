@@ -1057,6 +1057,30 @@ fn an_external_engine_plays_a_game_to_the_end_against_stackfish() {
 }
 
 #[test]
+fn an_engine_that_cannot_start_is_reported_once() {
+    // The library's roster does not start engines up front (the binary does):
+    // the first search finds the command missing, and so does the restart.
+    let ghost = ["name=ghost", "cmd=./no-such-engine"];
+    let srv = server_with(&[&ghost], 10_000);
+    let a = srv.addr();
+    ok(
+        a,
+        "/api/new",
+        json!({"engine": "p2", "opponent": "ghost", "movetime_ms": 100}),
+    );
+    ok(a, "/api/move", json!({"move": "c3"}));
+    let s = wait_for(a, 20, "the failure is reported", |s| {
+        s["thinking"] == false && !s["engine_error"].is_null()
+    });
+    let error = s["engine_error"].as_str().unwrap_or_default();
+    assert!(
+        error.starts_with("cannot start engine: ghost (./no-such-engine): "),
+        "{error}"
+    );
+    assert_eq!(error.matches("cannot start").count(), 1, "{error}");
+}
+
+#[test]
 fn a_crashing_engine_is_reported_restarted_and_the_board_goes_on() {
     let srv = server_with(
         &[&mock_engine("crasher", "--fault crash")

@@ -133,6 +133,10 @@ struct RunArgs {
     /// Continue the match from the games in the --jsonl file.
     #[arg(long)]
     resume: bool,
+    /// Warn and play on when an engine refuses an option or never
+    /// advertised it (without it, the match stops before the first game).
+    #[arg(long)]
+    allow_bad_options: bool,
     /// Plies (engine moves) after which a game is a draw.
     #[arg(long)]
     maxplies: Option<u32>,
@@ -344,6 +348,9 @@ fn build_config(a: RunArgs) -> Result<(MatchConfig, RunFlags), ArenaError> {
     set!(opt json);
     set!(opt report);
     set!(opt tb);
+    if a.allow_bad_options {
+        cfg.allow_bad_options = true;
+    }
     if let Some(t) = &a.tournament {
         cfg.tournament = t.parse::<Tournament>()?;
     }

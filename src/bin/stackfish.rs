@@ -279,6 +279,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             let roster =
                 stackfish::web::Roster::from_groups(&engine_groups(matches), startup_timeout)
                     .map_err(Failure::bad_input)?;
+            roster.check().map_err(Failure::bad_input)?;
             let silo_tables = silo_tables.as_deref().map(open_silo_tables).transpose()?;
             let options = stackfish::web::ServeOptions {
                 roster,

@@ -10,6 +10,7 @@
 //! reply), `exit` (answers, then exits with status 0), `noping` (stops
 //! answering `isready`).
 //! `silent` ignores everything from the start (no `ugiok`).
+//! `--refuse-options` answers every `setoption` with `info string error`.
 //! `--per-position` draws each move from a generator seeded by the seed and
 //! the position, so a game's moves do not depend on what the process played
 //! before (shards of a match then replay the unsharded games exactly).
@@ -32,6 +33,7 @@ struct Args {
     /// The score every `info` line reports.
     score: i32,
     per_position: bool,
+    refuse_options: bool,
 }
 
 fn parse_args() -> Args {
@@ -43,6 +45,7 @@ fn parse_args() -> Args {
         name: "mock".into(),
         score: 0,
         per_position: false,
+        refuse_options: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -51,6 +54,11 @@ fn parse_args() -> Args {
         match argv[i].as_str() {
             "--per-position" => {
                 a.per_position = true;
+                i += 1;
+                continue;
+            }
+            "--refuse-options" => {
+                a.refuse_options = true;
                 i += 1;
                 continue;
             }
@@ -131,6 +139,10 @@ fn main() {
             }
             Some("isready") if !pings_dead => say("readyok"),
             Some("isready") => {}
+            Some("setoption") if args.refuse_options => {
+                let name = tokens.get(2).copied().unwrap_or_default();
+                say(&format!("info string error: option {name} refused"));
+            }
             Some("setoption") => {
                 let is_game = tokens
                     .get(2)

@@ -125,6 +125,10 @@ pub struct MatchConfig {
     /// Print the rating block every this many finished games (0 = never).
     #[serde(default = "d_rating_interval")]
     pub ratinginterval: u32,
+    /// An option an engine refuses (`info string error`) or never
+    /// advertised is a warning, not a config error that stops the match.
+    #[serde(default)]
+    pub allow_bad_options: bool,
 }
 
 fn d_event() -> String {
@@ -170,6 +174,7 @@ impl Default for MatchConfig {
             tournament: Tournament::Roundrobin,
             sprt: None,
             ratinginterval: d_rating_interval(),
+            allow_bad_options: false,
         }
     }
 }

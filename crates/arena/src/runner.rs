@@ -156,6 +156,7 @@ pub fn run_match_with(
         Some(p) => Logger::to_file(p, opts.resume)?,
         None => Logger::default(),
     };
+    check_options(cfg, &log, spawn, out)?;
     if !done.is_empty() {
         let _ = writeln!(
             out,
@@ -281,6 +282,37 @@ pub fn run_match_with(
     }
     let _ = out.flush();
     Ok(summary)
+}
+
+/// Starts every engine that has options set once, before the first game:
+/// an option it refuses or never advertised would otherwise be played
+/// through without a word. A config error, or with `allow_bad_options` a
+/// warning. An engine that fails its handshake here is left to forfeit its
+/// games as it would have.
+fn check_options(
+    cfg: &MatchConfig,
+    log: &Logger,
+    spawn: Spawner,
+    out: &mut (dyn Write + Send),
+) -> Result<(), ArenaError> {
+    for spec in cfg.engines.iter().filter(|e| !e.options.is_empty()) {
+        let engine = match Engine::start(spec, &cfg.game, cfg.timeouts, log.clone(), 0, spawn) {
+            Ok(e) => e,
+            Err(StartError::Spawn(e)) => return Err(e.into()),
+            Err(StartError::Fault(_)) => continue,
+        };
+        let refused = engine.refused.clone();
+        engine.quit();
+        for r in &refused {
+            if !cfg.allow_bad_options {
+                return Err(ArenaError::Config(format!(
+                    "{r} (--allow-bad-options warns and plays on)"
+                )));
+            }
+            let _ = writeln!(out, "Warning: {r}");
+        }
+    }
+    Ok(())
 }
 
 struct Ctx<'a, 'o> {

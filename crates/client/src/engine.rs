@@ -135,6 +135,48 @@ pub struct OptionDecl {
     pub line: String,
 }
 
+/// An option of the engine's settings that the engine did not take: one
+/// it never advertised, or one it answered with `info string error`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionRefusal {
+    pub engine: String,
+    pub option: String,
+    pub value: String,
+    /// The engine's words, or what was missing.
+    pub said: String,
+}
+
+impl std::fmt::Display for OptionRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "engine {}: option {}={}: {}",
+            self.engine, self.option, self.value, self.said
+        )
+    }
+}
+
+/// Text without spaces, in lower case: option names as UCI compares them.
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn same_option(a: &str, b: &str) -> bool {
+    squash(a) == squash(b)
+}
+
+/// `info string error...`: an engine refusing what it was told.
+fn is_error_line(line: &str) -> bool {
+    let mut t = line.split_whitespace();
+    t.next() == Some("info")
+        && t.next() == Some("string")
+        && t.next()
+            .is_some_and(|w| w.to_ascii_lowercase().starts_with("error"))
+}
+
 /// A running engine.
 pub struct Engine {
     pub name: String,
@@ -142,6 +184,9 @@ pub struct Engine {
     /// The `id name` the engine gave.
     pub id_name: Option<String>,
     pub options: Vec<OptionDecl>,
+    /// The configured options the engine did not take at start-up (its
+    /// user decides whether that stops anything).
+    pub refused: Vec<OptionRefusal>,
     transport: Box<dyn Transport>,
     log: Logger,
     timeouts: Timeouts,
@@ -184,6 +229,7 @@ impl Engine {
             proto: spec.proto,
             id_name: None,
             options: Vec::new(),
+            refused: Vec::new(),
             transport,
             log,
             timeouts,
@@ -202,11 +248,47 @@ impl Engine {
                 .map_err(StartError::Fault)?;
         }
         for (k, v) in &spec.options {
+            if !engine.options.iter().any(|o| same_option(&o.name, k)) {
+                engine.refused.push(OptionRefusal {
+                    engine: spec.name.clone(),
+                    option: k.clone(),
+                    value: v.clone(),
+                    said: "not among the options it advertised".into(),
+                });
+            }
             engine
                 .send(&format!("setoption name {k} value {v}"))
                 .map_err(StartError::Fault)?;
         }
-        engine.ping().map_err(StartError::Fault)?;
+        // The answers to the `setoption` lines come before the `readyok`.
+        let errors = engine.ping_errors().map_err(StartError::Fault)?;
+        for said in errors {
+            let squashed = squash(&said);
+            let named = spec
+                .options
+                .iter()
+                .find(|(k, _)| squashed.contains(&squash(k)));
+            // A line naming none of them is theirs when they are the only
+            // thing set besides the game.
+            let (k, v) = match (named, spec.options.len()) {
+                (Some((k, v)), _) => (k.clone(), v.clone()),
+                (None, 1) => {
+                    let (k, v) = spec.options.iter().next().expect("one option");
+                    (k.clone(), v.clone())
+                }
+                (None, 0) => continue,
+                (None, _) => ("?".to_string(), "?".to_string()),
+            };
+            match engine.refused.iter_mut().find(|r| r.option == k) {
+                Some(r) => r.said = format!("{}; it said: {said}", r.said),
+                None => engine.refused.push(OptionRefusal {
+                    engine: spec.name.clone(),
+                    option: k,
+                    value: v,
+                    said: format!("it said: {said}"),
+                }),
+            }
+        }
         Ok(engine)
     }
 
@@ -223,6 +305,7 @@ impl Engine {
             proto,
             id_name: None,
             options: Vec::new(),
+            refused: Vec::new(),
             transport,
             log,
             timeouts,
@@ -322,6 +405,22 @@ impl Engine {
         self.send("isready")?;
         let timeout = self.timeouts.ping();
         self.wait_for("readyok", timeout, |_, l| l.trim() == "readyok")
+    }
+
+    /// `ping`, collecting the `info string error` lines that come before
+    /// the `readyok`.
+    fn ping_errors(&mut self) -> Result<Vec<String>, Fault> {
+        self.send("isready")?;
+        let timeout = self.timeouts.ping();
+        let mut errors = Vec::new();
+        self.wait_for("readyok", timeout, |_, l| {
+            let l = l.trim();
+            if is_error_line(l) {
+                errors.push(l.to_string());
+            }
+            l == "readyok"
+        })?;
+        Ok(errors)
     }
 
     pub fn new_game(&mut self) -> Result<(), Fault> {

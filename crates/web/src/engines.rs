@@ -76,6 +76,36 @@ impl Roster {
         Ok(Roster { specs, timeouts })
     }
 
+    /// Starts each `--engine` once (for the board's first game) and stops it again, so a
+    /// command that does not run, fails its handshake, or refuses one of its
+    /// options is said before the board is served, not at its first search.
+    pub fn check(&self) -> Result<(), RosterError> {
+        for spec in &self.specs {
+            let mut external = External {
+                spec: spec.clone(),
+                timeouts: self.timeouts,
+                engine: None,
+                variant: None,
+                round: None,
+                multipv: 1,
+            };
+            external
+                .start(super::state::DEFAULT_VARIANT)
+                .map_err(RosterError::Start)?;
+            let refused = external
+                .engine
+                .as_ref()
+                .and_then(|e| e.refused.first().cloned());
+            if let Some(e) = external.engine.take() {
+                e.quit();
+            }
+            if let Some(r) = refused {
+                return Err(RosterError::Option(r.to_string()));
+            }
+        }
+        Ok(())
+    }
+
     /// Every engine's name, stackfish first.
     pub fn names(&self) -> Vec<String> {
         std::iter::once(BUILTIN.to_string())

@@ -73,6 +73,12 @@ pub enum RosterError {
     Incomplete(String),
     #[error("two engines are named '{0}'")]
     Duplicate(String),
+    /// An engine that does not start, checked once before serving.
+    #[error("{0}")]
+    Start(EngineError),
+    /// An option the engine refused or never advertised.
+    #[error("{0}")]
+    Option(String),
 }
 
 /// An engine that failed a search, or could not be (re)started; the page

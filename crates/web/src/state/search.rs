@@ -289,6 +289,10 @@ impl App {
                 let restarted = searcher.restart(job.variant);
                 Err(match restarted {
                     Ok(()) => format!("{what}; restarted it"),
+                    // A command that cannot start fails the same way twice.
+                    Err(e) if e.to_string() == what.to_string() => {
+                        format!("{what}; restarting failed too")
+                    }
                     Err(e) => format!("{what}; restarting failed: {e}"),
                 })
             }
