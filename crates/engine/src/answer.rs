@@ -362,13 +362,13 @@ fn from_proof<G: Game>(
     if budget == 0 {
         return None;
     }
-    let Some((mv, plies)) = ask.pos.prove(budget) else {
+    let Some((mv, plies, positions)) = ask.pos.prove(budget) else {
         driver.proof_spent = budget as u64;
         return None;
     };
     let seldepth = plies.unsigned_abs() as usize;
     let mut found = Found::proven(plies, seldepth, vec![mv.to_string()]);
-    found.nodes = budget as u64;
+    found.nodes = positions;
     Some(Answer::Found(found))
 }
 

@@ -177,3 +177,29 @@ fn go_nodes_bounds_the_silo_proof() {
     assert!((1..=500).contains(&last), "nodes {nodes:?}");
     assert!(nodes.iter().all(|&n| n <= 500), "nodes {nodes:?}");
 }
+
+#[test]
+fn a_silo_proof_reports_the_positions_it_explored() {
+    let fen = "11/22/11/22 1";
+    let root = Silo::from_fen(&SiloVariant::STANDARD, fen).unwrap();
+    let limits = solve::SolveLimits {
+        method: solve::Method::Reachable,
+        max_positions: 300_000,
+    };
+    let explored = solve::solve(&root, &limits).unwrap().positions;
+    let mut session = new_session("silo").unwrap();
+    session.set_position(Some(fen), &[]).unwrap();
+    let shared = allocate_shared(1).unwrap();
+    // A generous node limit: the proof fits, and its count is the move's.
+    let params = GoParams {
+        nodes: Some(10_000_000),
+        ..GoParams::default()
+    };
+    let mut nodes = Vec::new();
+    let best = session.go(&shared, &params, &Options::default(), &mut |info| {
+        nodes.push(info.nodes)
+    });
+    assert!(matches!(best, BestMove::Move { .. }), "{best:?}");
+    assert_eq!(nodes, vec![explored], "one line, the positions solved");
+    assert!(explored > 500, "the position needs a real proof");
+}

@@ -350,7 +350,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// to move wins, negative when it loses, 0 for a draw. `None` when the
     /// proof needs more than `max_positions` positions, or the game cannot
     /// prove values at all (the default).
-    fn prove(&self, max_positions: usize) -> Option<(Self::Move, i32)> {
+    ///
+    /// The third value is the number of positions the proof explored (the
+    /// engine reports it as the move's nodes).
+    fn prove(&self, max_positions: usize) -> Option<(Self::Move, i32, u64)> {
         let _ = max_positions;
         None
     }

@@ -477,14 +477,14 @@ impl Game for Silo {
     /// Solves the positions reachable from here by retrograde analysis when
     /// they are few enough: then the engine plays the fastest win or the
     /// slowest loss instead of searching.
-    fn prove(&self, max_positions: usize) -> Option<(Move, i32)> {
+    fn prove(&self, max_positions: usize) -> Option<(Move, i32, u64)> {
         let limits = solve::SolveLimits {
             method: solve::Method::Reachable,
             max_positions,
         };
         let solution = solve::solve(self, &limits).ok()?;
         let (mv, value) = solve::best_move(self, &solution.table)?;
-        Some((mv, value.signed_plies()))
+        Some((mv, value.signed_plies(), solution.positions))
     }
 }
 
