@@ -81,14 +81,7 @@ impl Roster {
     /// options is said before the board is served, not at its first search.
     pub fn check(&self) -> Result<(), RosterError> {
         for spec in &self.specs {
-            let mut external = External {
-                spec: spec.clone(),
-                timeouts: self.timeouts,
-                engine: None,
-                variant: None,
-                round: None,
-                multipv: 1,
-            };
+            let mut external = External::new(spec, self.timeouts);
             external
                 .start(super::state::DEFAULT_VARIANT)
                 .map_err(RosterError::Start)?;
@@ -124,14 +117,7 @@ impl Roster {
             return Some(Box::new(Builtin::new()));
         }
         let spec = self.specs.iter().find(|s| s.name == name)?;
-        Some(Box::new(External {
-            spec: spec.clone(),
-            timeouts: self.timeouts,
-            engine: None,
-            variant: None,
-            round: None,
-            multipv: 1,
-        }))
+        Some(Box::new(External::new(spec, self.timeouts)))
     }
 }
 
@@ -347,6 +333,18 @@ struct External {
 }
 
 impl External {
+    /// An engine of `spec`, not started yet.
+    fn new(spec: &EngineSpec, timeouts: Timeouts) -> External {
+        External {
+            spec: spec.clone(),
+            timeouts,
+            engine: None,
+            variant: None,
+            round: None,
+            multipv: 1,
+        }
+    }
+
     fn start(&mut self, variant: &'static str) -> Result<(), EngineError> {
         if let Some(old) = self.engine.take() {
             old.quit();
