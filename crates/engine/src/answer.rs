@@ -347,9 +347,9 @@ fn prove_budget(params: &GoParams) -> usize {
 }
 
 /// A game that proves values (Silo), within the budget, at every level.
-/// The positions it explores count as nodes: a proof found reports its
-/// budget (an upper bound: the proof does not say how many it used), a
-/// proof given up leaves the search what the budget did not take.
+/// The positions it explores count as nodes: a proof found reports the
+/// positions it solved, a proof given up leaves the search what the budget
+/// did not take.
 fn from_proof<G: Game>(
     driver: &mut Driver<G>,
     ask: &Ask<G>,
