@@ -122,6 +122,9 @@ fn abuse(addr: SocketAddr, kind: Abuse) -> Ending {
                 break;
             }
             Ok(n) => answer.extend_from_slice(&buf[..n]),
+            // A signal, or a stop and continue, cuts a read on a socket with
+            // a timeout short (signal(7)); that is no ending.
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e)
                 if matches!(
                     e.kind(),

@@ -62,11 +62,24 @@ fn raw(addr: SocketAddr, head: &str, body: &[u8]) -> Reply {
     read_reply(&mut stream)
 }
 
+/// One `read`, retried when it is interrupted: on a socket with a read
+/// timeout Linux does not restart a read cut short by a signal, or by the
+/// process being stopped and continued (signal(7)), which a loaded CI
+/// machine does; `read_to_end` retries by itself, a bare `read` does not.
+fn read_some(stream: &mut TcpStream, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match stream.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
 fn read_reply(stream: &mut TcpStream) -> Reply {
     let mut data = Vec::new();
     let mut buf = [0u8; 4096];
     loop {
-        match stream.read(&mut buf) {
+        match read_some(stream, &mut buf) {
             Ok(0) => break,
             Ok(n) => {
                 data.extend_from_slice(&buf[..n]);
@@ -1280,7 +1293,7 @@ fn the_event_stream_sends_the_state_after_every_change() {
                     return v;
                 }
             }
-            let n = stream.read(&mut buf).expect("the stream goes on");
+            let n = read_some(&mut stream, &mut buf).expect("the stream goes on");
             assert!(n > 0, "the stream ended");
             seen.push_str(&String::from_utf8_lossy(&buf[..n]));
         }
@@ -1332,7 +1345,7 @@ fn event_streams_are_limited_and_their_slots_come_back() {
             .expect("timeout");
         write!(s, "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").expect("send");
         let mut buf = [0u8; 64];
-        let n = s.read(&mut buf).expect("an answer");
+        let n = read_some(&mut s, &mut buf).expect("an answer");
         let status = String::from_utf8_lossy(&buf[..n])
             .split_whitespace()
             .nth(1)
