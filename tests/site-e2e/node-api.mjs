@@ -109,6 +109,35 @@ const again = await engine.until(/^bestmove /);
 check(/^bestmove \S+$/.test(again), `the restarted engine searches: ${again}`);
 engine.send('quit');
 
+// A failing engine (a module whose every line traps, as a panic in the
+// engine does): one error line per failure, a restart, and no endless
+// restarts from replaying the line that failed.
+{
+  const trap = new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    // types: (i32) -> i32, (i32, i32) -> i32, () -> ()
+    0x01, 0x0f, 0x03, 0x60, 0x01, 0x7f, 0x01, 0x7f, 0x60, 0x02, 0x7f, 0x7f, 0x01, 0x7f, 0x60, 0x00, 0x00,
+    0x03, 0x04, 0x03, 0x00, 0x01, 0x02,
+    0x05, 0x03, 0x01, 0x00, 0x01,
+    0x07, 0x2a, 0x04,
+    0x06, ...Buffer.from('memory'), 0x02, 0x00,
+    0x08, ...Buffer.from('sf_alloc'), 0x00, 0x00,
+    0x07, ...Buffer.from('sf_line'), 0x00, 0x01,
+    0x08, ...Buffer.from('sf_reset'), 0x00, 0x02,
+    // sf_alloc: 0; sf_line: unreachable; sf_reset: nothing
+    0x0a, 0x0d, 0x03, 0x04, 0x00, 0x41, 0x00, 0x0b, 0x03, 0x00, 0x00, 0x0b, 0x02, 0x00, 0x0b,
+  ]);
+  const broken = await workerEngine(await api.compile(trap));
+  broken.send('ugi');
+  const first = await broken.until(/^info string error: the engine stopped/);
+  check(/restarted/.test(first), `a failing engine is restarted: ${first}`);
+  await new Promise((r) => setTimeout(r, 1000));
+  const errors = broken.lines.filter((l) => /^info string error/.test(l.line)).length;
+  check(errors === 2 && /as a new engine/.test(broken.lines.at(-1).line),
+    `failing again on the replay, it starts as a new engine and stops there (${errors} errors)`);
+  broken.terminate();
+}
+
 if (failures > 0) {
   console.error(`node api: ${failures} check(s) failed`);
   process.exit(1);

@@ -140,6 +140,9 @@ class Engine {
     this.sinceGo = [];
     this.lastMove = null;
     this.quit = false;
+    // Failures since the worker last said anything: a line that makes the
+    // engine fail every time must not restart it forever.
+    this.failures = 0;
     this.start([]);
   }
 
@@ -218,6 +221,7 @@ class Engine {
       if (message === "readyok") this.replaying = false;
       return;
     }
+    this.failures = 0;
     if (this.searching) {
       const pv = message.match(/^info .*?\bpv (\S+)/);
       if (pv && !/\bmultipv (?!1\b)\d+/.test(message)) this.lastMove = pv[1];
@@ -242,11 +246,21 @@ class Engine {
 
   crashed(text) {
     this.worker.end();
-    const pending = this.sinceGo;
+    this.failures += 1;
+    let pending = this.sinceGo;
     if (this.searching && this.lastMove) this.emit(`bestmove ${this.lastMove}`);
     else if (this.searching) this.emit("bestmove none");
     this.searching = false;
-    this.onLine(`info string error: the engine stopped (${text}); restarted`);
+    this.sinceGo = [];
+    // Failing again before saying anything: the replayed lines are the
+    // likely cause, so the next worker starts as a new engine.
+    const fresh = this.failures > 1;
+    if (fresh) {
+      this.kept = [];
+      pending = [];
+    }
+    this.onLine(`info string error: the engine stopped (${text}); restarted` +
+      (fresh ? " as a new engine (position and options lost)" : ""));
     if (!this.quit) this.start(pending);
   }
 }
