@@ -19,8 +19,9 @@ pub trait Encode: Game {
     fn action(&self, mv: Self::Move) -> usize;
     /// The observation's shape: planes, rows, columns.
     fn shape(&self) -> [usize; 3];
-    /// Fills `out` (zeroed, `shape` elements) from the side to move's view.
-    fn observe(&self, out: &mut [f32]);
+    /// Fills `out` (zeroed, `shape` elements) from `me`'s view: "the
+    /// mover" of the plane lists below is `me`.
+    fn observe(&self, me: Side, out: &mut [f32]);
 }
 
 /// Index of plane `p`, row `r`, column `c` in a `[planes, rows, cols]` tensor.
@@ -74,9 +75,9 @@ impl<B: Board> Encode for Position<B> {
         [13, self.board().ranks(), self.board().files()]
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe(&self, me: Side, out: &mut [f32]) {
         let shape = self.shape();
-        let me = sides(self.side_to_move());
+        let me = sides(me);
         for rank in 0..shape[1] {
             for file in 0..shape[2] {
                 let Some(cell) = self.cell(file, rank) else {
@@ -147,9 +148,9 @@ impl Encode for CoinStack {
         [15, COIN_SIZE, COIN_SIZE]
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe(&self, me: Side, out: &mut [f32]) {
         let shape = self.shape();
-        let me = sides(self.side_to_move());
+        let me = sides(me);
         for rank in 0..COIN_SIZE {
             for file in 0..COIN_SIZE {
                 if !on_board(file as i32, rank as i32) {
@@ -189,9 +190,8 @@ impl Encode for Silo {
         [2, checkers as usize, self.squares()]
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe(&self, me: Side, out: &mut [f32]) {
         let shape = self.shape();
-        let me = self.side_to_move();
         for square in 0..self.squares() {
             for (h, side) in self.stack(square).into_iter().take(shape[1]).enumerate() {
                 let plane = usize::from(side != me);
@@ -227,9 +227,9 @@ impl Encode for Castle {
         [7, CASTLE_SIZE, CASTLE_SIZE]
     }
 
-    fn observe(&self, out: &mut [f32]) {
+    fn observe(&self, me: Side, out: &mut [f32]) {
         let shape = self.shape();
-        let me = sides(self.side_to_move());
+        let me = sides(me);
         let mut put = |plane: usize, sq: usize, value: f32| {
             out[at(shape, plane, sq / CASTLE_SIZE, sq % CASTLE_SIZE)] = value;
         };

@@ -162,20 +162,34 @@ impl PyGame {
     }
 
     /// The observation as little-endian float32 bytes in (planes, rows,
-    /// columns) order; `Game.observation()` wraps it as a NumPy array.
-    fn observation_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+    /// columns) order, from player `side`'s view (1 or 2; None: the side
+    /// to move); `observation()` wraps it as a NumPy array.
+    #[pyo3(signature = (side = None))]
+    fn observation_bytes<'py>(
+        &self,
+        py: Python<'py>,
+        side: Option<u8>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let me = match side {
+            None => self.rules.side_to_move(),
+            Some(1) => Side::P1,
+            Some(2) => Side::P2,
+            Some(other) => return Err(raise(format!("side {other} is not 1 or 2"))),
+        };
         let [p, r, c] = self.rules.shape();
         let mut out = vec![0f32; p * r * c];
-        self.rules.observe(&mut out);
+        self.rules.observe(me, &mut out);
         let bytes: Vec<u8> = out.iter().flat_map(|v| v.to_le_bytes()).collect();
-        PyBytes::new(py, &bytes)
+        Ok(PyBytes::new(py, &bytes))
     }
 
     /// The observation as a float32 NumPy array of `observation_shape()`,
-    /// from the side to move's view (docs/python.md lists the planes).
-    fn observation<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+    /// from player `side`'s view (None: the side to move; docs/python.md
+    /// lists the planes).
+    #[pyo3(signature = (side = None))]
+    fn observation<'py>(&self, py: Python<'py>, side: Option<u8>) -> PyResult<Bound<'py, PyAny>> {
         let (p, r, c) = self.observation_shape();
-        let bytes = self.observation_bytes(py);
+        let bytes = self.observation_bytes(py, side)?;
         py.import("numpy")?
             .call_method1("frombuffer", (bytes, "<f4"))?
             .call_method1("reshape", ((p, r, c),))

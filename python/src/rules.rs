@@ -54,7 +54,7 @@ pub trait Rules: Send + Sync {
     fn move_to_action(&self, text: &str) -> Result<usize, RulesError>;
     fn play_action(&mut self, action: i64) -> Result<String, RulesError>;
     fn shape(&self) -> [usize; 3];
-    fn observe(&self, out: &mut [f32]);
+    fn observe(&self, me: Side, out: &mut [f32]);
     /// `n` games from here with uniformly random moves, at most `max_plies`
     /// each: the wins of player 1, of player 2, the draws, the games cut
     /// at `max_plies`, and the plies played in all.
@@ -179,8 +179,8 @@ impl<G: Encode> Rules for Played<G> {
         self.line.position().shape()
     }
 
-    fn observe(&self, out: &mut [f32]) {
-        self.line.position().observe(out)
+    fn observe(&self, me: Side, out: &mut [f32]) {
+        self.line.position().observe(me, out)
     }
 
     fn play_random(&self, n: u64, seed: u64, max_plies: u64) -> [u64; 5] {
