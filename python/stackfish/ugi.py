@@ -9,7 +9,8 @@ python-chess's ``chess.engine`` (synchronous, one engine per object)::
         info = engine.analyse(game, stackfish.ugi.Limit(depth=6), multipv=2)
 
 Every read waits at most ``timeout`` seconds (plus the search's own time):
-a silent engine raises ``EngineTimeout``, a dead one ``EngineTerminated``.
+a search that outlasts it is sent ``stop`` and its ``bestmove`` taken; an
+engine still silent raises ``EngineTimeout``, a dead one ``EngineTerminated``.
 An engine's ``info string error: ...`` answer to a command raises
 ``stackfish.Error`` with that message. ``quit()`` (or leaving the ``with``)
 sends ``quit``, waits, then terminates and finally kills the process.

@@ -112,3 +112,32 @@ def test_info_lines_are_parsed():
     assert info == {"depth": 3, "seldepth": 5, "multipv": 2, "score": {"mate": -4},
                     "nodes": 99, "pv": ["a1", "b2"]}
     assert ugi.parse_info("info string hello world") == {"string": "hello world"}
+
+
+FAKE = r"""
+import sys
+stop_answers = sys.argv[1] == "yes"
+for line in sys.stdin:
+    word = line.split()[0] if line.split() else ""
+    if word == "ugi":
+        print("id name fake\noption name Hash type spin default 1 min 1 max 8\nugiok", flush=True)
+    elif word == "isready":
+        print("readyok", flush=True)
+    elif word == "stop" and stop_answers:
+        print("info depth 1 score cp 5 pv a1\nbestmove a1", flush=True)
+    elif word == "quit":
+        break
+"""
+
+
+def test_ugi_stops_a_search_that_outlasts_the_timeout(tmp_path):
+    script = tmp_path / "fake.py"
+    script.write_text(FAKE)
+    with ugi.Engine.popen([sys.executable, str(script), "yes"], timeout=0.5) as engine:
+        assert engine.options["Hash"].max == 8
+        result = engine.play(stackfish.Game("mixtour"), ugi.Limit(nodes=10))
+        assert result.move == "a1" and result.info["score"] == {"cp": 5}
+    with ugi.Engine.popen([sys.executable, str(script), "no"], timeout=0.5) as engine:
+        with pytest.raises(ugi.EngineTimeout):
+            engine.play(stackfish.Game("mixtour"), ugi.Limit(nodes=10))
+    assert engine.process.poll() is not None
