@@ -43,6 +43,23 @@ pub struct PyGame {
     pub(crate) rules: Box<dyn Rules>,
 }
 
+impl PyGame {
+    /// An action number from any Python integer (NumPy's included); one
+    /// past the 64-bit range is out of range like any other, with its own
+    /// digits in the message (not an OverflowError).
+    fn action_number(&self, action: &Bound<'_, PyAny>) -> PyResult<i64> {
+        if let Ok(number) = action.extract::<i64>() {
+            return Ok(number);
+        }
+        let text = action.str().map(|s| s.to_string()).unwrap_or_default();
+        if action.call_method0("__index__").is_ok() {
+            let count = self.rules.num_actions();
+            return Err(raise(RulesError::range_text(&text, count)));
+        }
+        Err(raise(format!("action {text} is not an integer")))
+    }
+}
+
 #[pymethods]
 impl PyGame {
     /// `Game(variant, fen=None)`: variant is one of `variants()`; fen a
@@ -142,8 +159,10 @@ impl PyGame {
         self.rules.legal_actions()
     }
 
-    fn action_to_move(&self, action: i64) -> PyResult<String> {
-        self.rules.action_to_move(action).map_err(raise)
+    fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        self.rules
+            .action_to_move(self.action_number(action)?)
+            .map_err(raise)
     }
 
     fn move_to_action(&self, mv: &str) -> PyResult<usize> {
@@ -151,8 +170,10 @@ impl PyGame {
     }
 
     /// Plays the move numbered `action`; returns its text.
-    fn play_action(&mut self, action: i64) -> PyResult<String> {
-        self.rules.play_action(action).map_err(raise)
+    fn play_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        self.rules
+            .play_action(self.action_number(action)?)
+            .map_err(raise)
     }
 
     /// The observation's (planes, rows, columns).

@@ -27,10 +27,18 @@ pub enum RulesError {
     Fen(#[from] FenError),
     #[error(transparent)]
     Move(#[from] MoveError),
-    #[error("action {action} is out of range (this game numbers its actions 0..{count})")]
+    #[error("{}", RulesError::range_text(&action.to_string(), *count))]
     ActionRange { action: i64, count: usize },
     #[error("action {action} is not a legal move in this position")]
     ActionIllegal { action: usize },
+}
+
+impl RulesError {
+    /// The out-of-range message for a number given as text (too large
+    /// for 64 bits).
+    pub fn range_text(action: &str, count: usize) -> String {
+        format!("action {action} is out of range (this game numbers its actions 0..{count})")
+    }
 }
 
 /// What the Python `Game` calls, for any game type.

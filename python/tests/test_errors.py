@@ -1,5 +1,6 @@
 """Bad input raises stackfish.Error (a ValueError) with the engine's message."""
 
+import numpy as np
 import pytest
 
 import stackfish
@@ -57,9 +58,13 @@ def test_an_unknown_variant_gives_the_engines_message(raw):
 
 def test_actions_out_of_range_or_illegal_are_refused():
     game = stackfish.Game("silo")
-    for action in (-1, game.num_actions(), 10**12):
-        with pytest.raises(stackfish.Error, match="out of range"):
+    for action in (-1, game.num_actions(), 10**12, 10**30, -(10**30), np.int64(7)):
+        with pytest.raises(stackfish.Error, match=f"action {action} is out of range"):
             game.play_action(action)
+        with pytest.raises(stackfish.Error, match="out of range"):
+            game.action_to_move(action)
+    with pytest.raises(stackfish.Error, match="not an integer"):
+        game.play_action("a")
     game = stackfish.Game("mixtour")
     pass_action = game.num_actions() - 1
     with pytest.raises(stackfish.Error, match="not a legal move"):
