@@ -17,8 +17,9 @@ use stackfish_games::{
 
 use crate::encode::Encode;
 
-/// Why a game could not be made or changed: each prints as the engine's
-/// message for the same input.
+/// Why a game could not be made or changed. The rules' own errors print as
+/// the engine's message for the same input; the action errors are ours
+/// (the engine has no action numbers).
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
     #[error(transparent)]
