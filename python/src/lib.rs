@@ -29,6 +29,9 @@ pub(crate) fn raise(error: impl std::fmt::Display) -> PyErr {
     Error::new_err(error.to_string())
 }
 
+/// What `Game.from_moves` takes: the variant, the start, the moves.
+type GameArgs = (&'static str, String, Vec<String>);
+
 fn side_number(side: Side) -> u8 {
     match side {
         Side::P1 => 1,
@@ -70,6 +73,30 @@ impl PyGame {
         new_rules(variant, fen)
             .map(|rules| PyGame { rules })
             .map_err(raise)
+    }
+
+    /// The game from `start_fen` (None: the variant's start) after
+    /// `moves`, as `moves()` lists them: how a pickled game comes back.
+    #[staticmethod]
+    #[pyo3(signature = (variant, start_fen, moves))]
+    fn from_moves(variant: &str, start_fen: Option<&str>, moves: Vec<String>) -> PyResult<PyGame> {
+        let mut game = PyGame::new(variant, start_fen)?;
+        for mv in &moves {
+            game.play(mv)?;
+        }
+        Ok(game)
+    }
+
+    /// Pickling: the variant, the start and the moves (so the repetition
+    /// history survives).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, GameArgs)> {
+        let from_moves = py.get_type::<PyGame>().getattr("from_moves")?;
+        let args = (
+            self.rules.variant(),
+            self.rules.start_fen(),
+            self.rules.history(),
+        );
+        Ok((from_moves, args))
     }
 
     /// The variant name (`mixtour`, `silo-8`, ...).

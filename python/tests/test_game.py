@@ -155,3 +155,19 @@ def test_perft_counts_the_leaves():
         total += child.perft(1)
     assert game.perft(2) == total
     assert game.perft(1) == len(game.legal_moves())
+
+
+def test_a_game_pickles_with_its_history():
+    import pickle
+
+    game = stackfish.Game("silo")
+    for move in ("a", "d", "a"):
+        game.play(move)
+    back = pickle.loads(pickle.dumps(game))
+    assert back.variant == "silo" and back.moves() == game.moves()
+    assert back.fen() == game.fen() and back.start_fen() == game.start_fen()
+    back.undo()
+    assert back.moves() == ["a", "d"]
+    shaped = stackfish.Game("mixtour", "x6/x6/x6/x6/x6/x6 1 20,20 0,0 1 -")
+    shaped.play("f6")
+    assert pickle.loads(pickle.dumps(shaped)).fen() == shaped.fen()
