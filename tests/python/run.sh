@@ -35,10 +35,13 @@ fi
 pip="$work/venv/bin/python -m pip"
 start=$(date +%s)
 $pip install -q --upgrade pip
-$pip install -q maturin
+# Pinned, so that a release on PyPI cannot change what CI tests; raise
+# them on purpose.
+$pip install -q maturin==1.16.0
 # The frameworks download while the wheel compiles (open_spiel alone is
 # some 70 MB installed).
-$pip install -q pytest numpy pettingzoo gymnasium open_spiel >"$work/pip.log" 2>&1 &
+$pip install -q pytest==9.2.0 numpy==2.4.6 pettingzoo==1.27.0 gymnasium==1.4.0 \
+    open_spiel==2.0.2 >"$work/pip.log" 2>&1 &
 frameworks=$!
 
 cargo build --release --bin stackfish
