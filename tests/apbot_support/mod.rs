@@ -470,6 +470,31 @@ pub struct Bot {
     pub log: Arc<Mutex<Vec<String>>>,
 }
 
+/// `stackfish apbot` set up against `ap`, with its key file and the test
+/// credentials in the environment.
+pub fn bot_command(ap: &FakeAp, state: &Path, extra: &[&str]) -> Command {
+    let key = state.with_extension("pub");
+    std::fs::write(&key, ap.signer.openssh()).unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_stackfish"));
+    command
+        .args(["apbot", "--listen", "127.0.0.1:0", "--api-url"])
+        .arg(ap.api_url())
+        .arg("--token-url")
+        .arg(ap.token_url())
+        .args(["--scope", SCOPE, "--public-key"])
+        .arg(&key)
+        .arg("--state-dir")
+        .arg(state)
+        .args(["--retry-ms", "50", "--hash", "4"])
+        .args(extra)
+        .env("AP_CLIENT_ID", CLIENT_ID)
+        .env("AP_CLIENT_SECRET", CLIENT_SECRET)
+        .env_remove("AP_CLIENT_SECRET_FILE")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+    command
+}
+
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("apbot-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -491,23 +516,7 @@ impl Bot {
     }
 
     pub fn start(ap: &FakeAp, state: &Path, extra: &[&str]) -> Bot {
-        let key = state.with_extension("pub");
-        std::fs::write(&key, ap.signer.openssh()).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stackfish"))
-            .args(["apbot", "--listen", "127.0.0.1:0", "--api-url"])
-            .arg(ap.api_url())
-            .arg("--token-url")
-            .arg(ap.token_url())
-            .args(["--scope", SCOPE, "--public-key"])
-            .arg(&key)
-            .arg("--state-dir")
-            .arg(state)
-            .args(["--retry-ms", "50", "--hash", "4"])
-            .args(extra)
-            .env("AP_CLIENT_ID", CLIENT_ID)
-            .env("AP_CLIENT_SECRET", CLIENT_SECRET)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
+        let mut child = bot_command(ap, state, extra)
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
@@ -517,7 +526,10 @@ impl Bot {
         let lines = log.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-                if let Some(addr) = line.strip_prefix("apbot: listening on http://") {
+                let listening = line
+                    .strip_prefix("apbot: listening on http://")
+                    .or_else(|| line.strip_prefix("apbot: listening on https://"));
+                if let Some(addr) = listening {
                     let _ = tx.send(addr.parse::<SocketAddr>().unwrap());
                 }
                 lines.lock().unwrap().push(line);
