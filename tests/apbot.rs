@@ -393,3 +393,27 @@ fn a_duplicate_gives_one_submission_and_a_stale_one_is_dropped() {
         .any(|l| l.contains("refused") && l.contains("not bot")));
     assert_eq!(pending(&state), 0);
 }
+
+#[test]
+fn searches_beyond_the_limit_wait_their_turn() {
+    let (ap, bot, _state) = started("pool", &["--searches", "1", "--max-move-ms", "300"]);
+    ap.site.lock().unwrap().faults.quiet = true;
+    for (i, id) in ["p1", "p2", "p3"].iter().enumerate() {
+        ap.new_game(id, "focus", 0, 0, 20 + i as u64);
+    }
+    assert!(ap.wait_for(30, |s| s.submissions.len() == 3));
+    assert!(bot.logged("thought game=p3") || bot.logged("thought game=p1"));
+    // With one search at a time, every `think` is followed by its
+    // `thought` before the next `think`.
+    let mut thinking = 0;
+    let mut most = 0;
+    for line in bot.lines() {
+        if line.starts_with("apbot: think ") {
+            thinking += 1;
+        } else if line.starts_with("apbot: thought ") {
+            thinking -= 1;
+        }
+        most = most.max(thinking);
+    }
+    assert_eq!(most, 1, "{:?}", bot.lines());
+}

@@ -468,7 +468,17 @@ async fn process(bot: Arc<Bot>, job: Job) {
         let Ok(_permit) = bot.searches.clone().acquire_owned().await else {
             return;
         };
-        tokio::task::spawn_blocking(move || replayed.choose(&think)).await
+        log(format_args!(
+            "think game={game} plies={} budget_ms={}",
+            key.plies, think.move_ms
+        ));
+        let started = Instant::now();
+        let choice = tokio::task::spawn_blocking(move || replayed.choose(&think)).await;
+        log(format_args!(
+            "thought game={game} ms={:.1}",
+            started.elapsed().as_secs_f64() * 1000.0
+        ));
+        choice
     };
     let (mv, depth, nodes) = match choice {
         Ok(Ok(Choice::Move { text, depth, nodes })) => (text, depth, nodes),
