@@ -15,8 +15,14 @@ use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The core crates, which must build for `wasm32-unknown-unknown`.
-const CORE: [&str; 3] = ["stackfish-games", "stackfish-search", "stackfish-engine"];
+/// The core crates and the browser's host around them (stackfish-wasm),
+/// which must build for `wasm32-unknown-unknown`.
+const CORE: [&str; 4] = [
+    "stackfish-games",
+    "stackfish-search",
+    "stackfish-engine",
+    "stackfish-wasm",
+];
 
 /// Crates the core must never reach on the browser's target: each needs an
 /// operating system the browser does not have.

@@ -486,6 +486,19 @@ async function phones() {
     const panel = await page.locator('#panel').boundingBox();
     check(width <= 390 && board.x >= 0 && board.x + board.width <= 390, `${variant} at 390 px: no sideways scroll (${width}), the board fits (${Math.round(board.width)} px)`);
     check(panel.y >= board.y + board.height, `${variant} at 390 px: the panels are below the board`);
+    // The New-game form: each player's Level on that player's row, and
+    // the game's select as wide as the panel, not cut off.
+    const box = (id) => page.$eval('#' + id, (e) => {
+      const r = e.closest('label').getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    });
+    const [p1, l1, p2, l2, v] = await Promise.all(['p1-player', 'p1-level', 'p2-player', 'p2-level', 'new-variant'].map(box));
+    check(Math.abs(p1.y - l1.y) < 2 && Math.abs(p2.y - l2.y) < 2 && p2.y > p1.y + p1.height / 2,
+      `${variant} at 390 px: each Level beside its own player (${Math.round(p1.y)}/${Math.round(l1.y)}, ${Math.round(p2.y)}/${Math.round(l2.y)})`);
+    check(v.x + v.width <= 390 && v.width > 250, `${variant} at 390 px: the game select fits (${Math.round(v.width)} px)`);
+    // The rules panel names this game and explains it.
+    const help = await page.$eval('#help-text', (e) => e.textContent);
+    check(help.length > 100 && (await text('#help-game')) === variant, `${variant}: the rules panel explains the game (${help.slice(0, 40)}...)`);
     const move = st.legal_moves.find((m) => squaresOf(variant, m, 'p1').from === null)
       || pickMove(variant, st);
     const { from, to } = squaresOf(variant, move, st.side_to_move);
@@ -503,7 +516,33 @@ async function phones() {
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(outDir, `phone-${variant}.png`) });
   }
+  // Mixtour's 10 x 10 board: its labels readable on a phone.
+  await page.selectOption('#new-variant', 'mixtour');
+  const big = await page.$$eval('#new-board option', (os) => (os.find((o) => /10 x 10/.test(o.textContent)) || {}).value);
+  if (big) {
+    await page.selectOption('#new-board', big);
+    const before = await page.evaluate(() => Number(document.body.dataset.version));
+    await page.click('#new-button');
+    await page.waitForFunction((n) => Number(document.body.dataset.version) > n, before);
+    const px = await page.$eval('#board text.coord', (t) => t.getBoundingClientRect().height);
+    check(px >= 7, `a 10 x 10 board at 390 px: labels ${px.toFixed(1)} px high`);
+    await page.screenshot({ path: join(outDir, 'phone-mixtour-10x10.png') });
+  } else {
+    check(false, 'a 10 x 10 Mixtour board is shipped');
+  }
   await page.setViewportSize({ width: 1200, height: 900 });
+}
+
+// What a new player needs: the packaged icon as favicon, the graph's
+// scale, the evaluation naming the side rather than the engine.
+async function playerFacing() {
+  const icon = await page.$eval('link[rel="icon"]', (l) => l.getAttribute('href'));
+  check(icon.startsWith('data:image/svg+xml,') && decodeURIComponent(icon).includes('<svg'), 'the favicon is the stackfish icon');
+  const labels = await page.$$eval('#graph text.graph-label', (ts) => ts.map((t) => t.textContent));
+  check(['+1', '+3', '-1', '-3', '0'].every((l) => labels.includes(l)) && labels.includes('player 1 better'),
+    `the graph has a scale and says which side is up (${labels.join(', ')})`);
+  const words = await text('#eval');
+  check(!/stackfish/.test(words) && /Player [12]|About equal|No evaluation/.test(words), 'the evaluation names the side: ' + words);
 }
 
 
@@ -622,9 +661,10 @@ async function boardsAndFiles() {
   // A bad file: one line naming what is wrong; the game stays.
   expected400++;
   await page.setInputFiles('#open-file', { name: 'broken.stacksav', mimeType: 'application/octet-stream', buffer: Buffer.from('not a save!') });
-  await page.waitForFunction(() => document.getElementById('message').textContent.length > 0);
-  const message = await text('#message');
-  check(message.startsWith('broken.stacksav: not base64') && !message.includes('\n'), 'a bad file gets one line: ' + message);
+  await page.waitForFunction(() => document.getElementById('open-message').textContent.length > 0);
+  const message = await text('#open-message');
+  check(message.startsWith('broken.stacksav: not base64') && !message.includes('\n'), 'a bad file gets one line beside the file picker: ' + message);
+  check(await text('#message') === '', 'and nothing under the Move box');
   check((await api('/api/state')).fen === imported, 'the bad file left the game as it was');
 }
 
@@ -737,6 +777,17 @@ try {
   await page.press('#move-input', 'Enter');
   await page.waitForFunction(() => document.getElementById('message').textContent.length > 0);
   check((await text('#message')).includes("malformed move 'zz9'"), 'a bad move gets a message: ' + await text('#message'));
+  // A bad position string: its message beside the Load-FEN box, the one
+  // under the Move box gone; the game stays.
+  const fenBefore = (await api('/api/state')).fen;
+  expected400++;
+  await page.fill('#fen-input', 'x5/x5 9');
+  await page.click('#fen-form button');
+  await page.waitForFunction(() => document.getElementById('fen-message').textContent.length > 0);
+  check(await text('#message') === '', 'a bad FEN clears the Move box message: ' + await text('#message'));
+  check((await text('#fen-message')).length > 0, 'a bad FEN gets its message beside the Load-FEN box: ' + await text('#fen-message'));
+  check((await api('/api/state')).fen === fenBefore, 'the bad FEN left the game as it was');
+  await page.fill('#fen-input', '');
   await page.fill('#move-input', '');
 
   // 6. Load a position and win it: the end is announced.
@@ -752,6 +803,8 @@ try {
   const result = await text('#result');
   check(/You \(player 1\) win: reached the goal\. 1-0/.test(result), 'the win is announced: ' + result);
   await checkBoard('after the winning move');
+  const tower = await page.$$eval('#board g.won-tower', (gs) => gs.map((g) => [g.dataset.square, g.querySelectorAll('rect.tower-disc').length]));
+  check(JSON.stringify(tower) === '[["a1",5]]', `the winning tower of five stays drawn on a1 (${JSON.stringify(tower)})`);
   await page.screenshot({ path: join(outDir, 'game-over.png') });
 
   // 7. A forced pass: the button appears; the engine passes too: a draw.
@@ -772,6 +825,7 @@ try {
   await boardFlips();
   await analysis();
   await graphAndMoves();
+  await playerFacing();
   await externalEngineGame();
   await crashingEngine();
   await phones();

@@ -28,6 +28,12 @@ pub struct PositionView {
     /// The move that led here: the line's last, or the one a Mixtour
     /// position string names.
     pub last: Option<MoveView>,
+    /// The stack the last move made and took off the board at once (a
+    /// Mixtour tower of five or more), bottom first: the page draws it on
+    /// the move's target square, so a winning tower is seen. Absent
+    /// otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tower: Option<Vec<&'static str>>,
     /// `game` (`mixtour`, `silo`, `coinstack`, `castle`: how it is drawn)
     /// and the counts of that game.
     #[serde(flatten)]
@@ -117,6 +123,11 @@ trait Drawn: Game {
     fn own_last(&self) -> Option<MoveView> {
         None
     }
+    /// The stack `mv` of the side to move here made and removed at once,
+    /// bottom first (a Mixtour tower), `after` the position it led to.
+    fn tower(&self, _mv: Self::Move, _after: &Self) -> Option<Vec<&'static str>> {
+        None
+    }
 }
 
 fn stack_of(pieces: impl IntoIterator<Item = Side>) -> Vec<&'static str> {
@@ -173,6 +184,22 @@ impl<B: Board> Drawn for Mixtour<B> {
 
     fn own_last(&self) -> Option<MoveView> {
         self.last_move().map(|mv| self.move_view(mv))
+    }
+
+    fn tower(&self, mv: Self::Move, after: &Self) -> Option<Vec<&'static str>> {
+        let MixtourMove::Stack { count, from, to } = mv.kind() else {
+            return None;
+        };
+        // A stack move always ends on a stack: an empty target afterwards
+        // means the rules took the stack it made off the board.
+        if after.height(to) > 0 {
+            return None;
+        }
+        let source = self.stack(from);
+        let taken = source
+            .pieces()
+            .skip(source.height().saturating_sub(u32::from(count)) as usize);
+        Some(stack_of(self.stack(to).pieces().chain(taken)))
     }
 }
 
@@ -319,16 +346,17 @@ fn view_of<G: Drawn>(game: &dyn AnyGame, legal: &[String]) -> Option<PositionVie
         .collect();
     // The last move read in the position it was played from, where it was
     // legal (a Silo move's count is that position's).
-    let last = match game.moves().last() {
+    let (last, tower) = match game.moves().last() {
         Some(text) => {
             let mut before = game.box_clone();
             before.undo();
-            before
-                .position_any()
-                .downcast_ref::<G>()
-                .and_then(|p| Some(p.move_view(p.parse_move(text).ok()?)))
+            let before = before.position_any().downcast_ref::<G>();
+            match before.and_then(|p| Some((p, p.parse_move(text).ok()?))) {
+                Some((p, mv)) => (Some(p.move_view(mv)), p.tower(mv, pos)),
+                None => (None, None),
+            }
         }
-        None => pos.own_last(),
+        None => (pos.own_last(), None),
     };
     Some(PositionView {
         files,
@@ -337,6 +365,7 @@ fn view_of<G: Drawn>(game: &dyn AnyGame, legal: &[String]) -> Option<PositionVie
         holes,
         moves,
         last,
+        tower,
         counts: pos.counts(),
     })
 }
@@ -393,6 +422,22 @@ mod tests {
             .moves
             .iter()
             .any(|m| m.kind == MoveKind::Place && m.to.as_deref() == Some("c3")));
+    }
+
+    #[test]
+    fn mixtour_tower_that_leaves_the_board_is_shown_with_the_last_move() {
+        // a5's piece onto a1's four makes five: the tower leaves at once
+        // and player 1, on top, reaches the goal.
+        let fen = "1,x4/x5/x5/x5/2121,x4 1 17,18 0,0 1 -";
+        let v = view("mixtour", fen, &["a5a1"]);
+        assert!(stack(&v, "a1").is_empty());
+        assert_eq!(v.tower, Some(vec!["p2", "p1", "p2", "p1", "p1"]));
+        // A move that leaves its stack on the board shows no tower.
+        let v = view("mixtour", "x5/x5/x5/x5/11,2,x3 1 18,19 0,0 1 -", &["a1b1"]);
+        assert_eq!(stack(&v, "b1"), ["p2", "p1"]);
+        assert_eq!(v.tower, None);
+        // Nor does an entry.
+        assert_eq!(view("mixtour", fen, &["c3"]).tower, None);
     }
 
     #[test]

@@ -35,13 +35,19 @@ export function grid(files, ranks, w, h, left, top, flip) {
 }
 
 // Files under the board and ranks left of it, each beside its own cells.
+// The labels grow with the board (a 10 x 10 board is drawn at half the
+// scale of a 5 x 5 one), up to what the margins hold: readable on a phone.
+const COORD_PX = 16, COORD_MAX_PX = 26;
+
 export function drawCoords(svg, geo, fileLabel, rankLabel) {
+  const grow = Math.max(1, (Math.max(geo.files, geo.ranks) * Math.max(geo.w, geo.h)) / 500);
+  const size = Math.min(COORD_MAX_PX, COORD_PX * grow) + 'px';
   for (let f = 0; f < geo.files; f++) {
-    text(svg, geo.x(f) + geo.w / 2, geo.top + geo.ranks * geo.h + 16, 'coord', fileLabel(f));
+    text(svg, geo.x(f) + geo.w / 2, geo.top + geo.ranks * geo.h + 16, 'coord', fileLabel(f)).style.fontSize = size;
   }
   if (!rankLabel) return;
   for (let r = 0; r < geo.ranks; r++) {
-    text(svg, geo.left / 2, geo.y(r) + geo.h / 2, 'coord', rankLabel(r));
+    text(svg, geo.left / 2, geo.y(r) + geo.h / 2, 'coord', rankLabel(r)).style.fontSize = size;
   }
 }
 

@@ -44,8 +44,16 @@ function drawKnight(g, x, y, side, picked) {
   el('path', { class: 'crest', d: `M${cx - 5} ${cy + 6} L${cx - 4} ${cy - 2} L${cx + 1} ${cy - 7} L${cx + 2} ${cy - 3} L${cx + 6} ${cy + 1} L${cx + 3} ${cy + 3} L${cx + 1} ${cy + 1} L${cx + 2} ${cy + 6} Z` }, g);
 }
 
+// The rules in short (docs/rules/castle.md has them whole).
+const help = () => [
+  'Each turn: move a knight like a rook over free squares, also along the walls; stepping onto or off a wall is one square. Landing on an enemy knight captures it. A knight never enters its own key square.',
+  'Going through a channel into a castle, or across a skull in the middle, costs a pass; passes: how many are left.',
+  'You win by standing on the enemy key or capturing every enemy knight; knights: how many you have.',
+];
+
 export default {
   colours: ['yellow', 'blue'],
+  help,
   draw,
   stats: (pos, i) => [['knights', pos.knights[i]], ['passes', pos.passes[i]]],
   pickCount: false,

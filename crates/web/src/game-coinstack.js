@@ -48,8 +48,19 @@ function pile(g, side, n, x, y, cls) {
   }
 }
 
+// The rules in short (docs/rules/coinstack.md has them whole); Focus and
+// Coin Stack differ in the direction of moves and the capture win.
+const help = (variant) => [
+  'Each turn: move the top coins of a stack with your coin on top, as many squares as coins you take, in a straight line (' + (variant === 'focus' ? 'along a rank or a file' : 'diagonally') + '), onto any square; or drop a coin from your reserve on any square.',
+  'A stack higher than five loses coins from its bottom: yours go to your reserve, your opponent\'s are captured.',
+  variant === 'focus'
+    ? 'Reserve: coins you can drop. Captured: your opponent\'s coins you took. You win when your opponent cannot move or drop.'
+    : 'Reserve: coins you can drop. Captured: your opponent\'s coins you took; nine captured win at once, as does leaving your opponent without a move or a drop.',
+];
+
 export default {
   colours: COLOURS,
+  help,
   draw,
   stats: (pos, i) => [['reserve', pos.reserves[i]], ['captured', pos.captured[i] + (pos.capture_goal ? '/' + pos.capture_goal : '')]],
   pickCount: true,

@@ -29,8 +29,15 @@ function draw(svg, pos, ctx) {
   text(svg, width - 12, tubeH + 56, 'note-text end', right);
 }
 
+// The rules in short (docs/rules/silo.md has them whole).
+const help = () => [
+  'Each turn: pick a square holding one of your checkers; your highest checker there and everything above it moves onto the neighbouring square in your direction (player 1 to the right, player 2 to the left).',
+  'A player who cannot move passes. You win when all your checkers are in one stack as one unbroken run (your opponent\'s checkers may lie below or above it, not inside).',
+];
+
 export default {
   colours: COLOURS,
+  help,
   draw,
   stats: (pos, i) => [['moves', i === 0 ? 'a → ' + LETTERS[pos.files - 1] : LETTERS[pos.files - 1] + ' → a']],
   pickCount: false,

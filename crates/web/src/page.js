@@ -261,6 +261,20 @@ function drawPlayers() {
   }
 }
 
+// The rules panel: the game's rules in short, redrawn when the game changes.
+let helpFor = null;
+function drawHelp(game) {
+  if (helpFor === state.variant) return;
+  helpFor = state.variant;
+  $('help-game').textContent = state.variant;
+  const paragraphs = game && game.help ? game.help(state.variant) : ['The rules of this game: docs/rules in the stackfish sources.'];
+  $('help-text').replaceChildren(...paragraphs.map((t) => {
+    const p = document.createElement('p');
+    p.textContent = t;
+    return p;
+  }));
+}
+
 function renderBoard() {
   const body = document.body.dataset;
   body.fen = state.fen;
@@ -291,6 +305,7 @@ function renderBoard() {
   const game = gameOf(state.variant);
   $('move-input').placeholder = game ? game.example : 'a move';
   $('fen-input').placeholder = state.start_fen;
+  drawHelp(game);
 
   drawCounts();
   drawBoard();
@@ -321,7 +336,7 @@ $('move-form').addEventListener('submit', (event) => {
 $('fen-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const fen = $('fen-input').value.trim();
-  if (fen) post('/api/fen', { fen }).then((s) => { if (s) $('fen-input').value = ''; });
+  if (fen) post('/api/fen', { fen }, 'fen-message').then((s) => { if (s) $('fen-input').value = ''; });
 });
 $('copy-fen').addEventListener('click', () => copy(state.fen, 'FEN'));
 document.addEventListener('keydown', (event) => {

@@ -5,7 +5,7 @@
 // in words; and an engine's failure, as the server reports it.
 
 import { $ } from './draw.js';
-import { playerName, post, registerPanel, sideLabel } from './store.js';
+import { post, registerPanel, sideLabel } from './store.js';
 
 let filled = false;
 
@@ -14,21 +14,25 @@ function scoreText(line) {
   return (line.cp >= 0 ? '+' : '') + (line.cp / 100).toFixed(2);
 }
 
+// The evaluation in words, by its size in pawns (100 centi-units), the
+// same for every game (docs/playing.md, Analysis): below 0.30 about
+// equal, below 1.00 slightly better, below 3.00 better, else winning.
+export const WORDS = [[30, null], [100, 'is slightly better'], [300, 'is better'], [Infinity, 'is winning']];
+
+// Names the side (Player 1 / Player 2), never the engine that plays it.
+const sideName = (side) => (side === 'p1' ? 'Player 1' : 'Player 2');
+
 function evalText(a) {
   if (!a) return 'No evaluation yet.';
   if (a.mate !== null && a.mate !== undefined) {
     const side = a.mate > 0 ? 'p1' : 'p2';
-    return playerName(side) + ' (' + sideLabel(side) + ') wins by force: mate in ' + Math.abs(a.mate);
+    return sideName(side) + ' wins by force: mate in ' + Math.abs(a.mate);
   }
   const cp = a.cp;
   const side = cp > 0 ? 'p1' : 'p2';
-  const who = playerName(side) + ' (' + sideLabel(side) + ')';
-  let words;
-  if (Math.abs(cp) < 30) words = 'About equal';
-  else if (Math.abs(cp) < 150) words = who + ' is slightly better';
-  else if (Math.abs(cp) < 400) words = who + ' is better';
-  else words = who + ' is winning';
-  return words + ' (' + scoreText(a) + ' for player 1)';
+  const [, verb] = WORDS.find(([limit]) => Math.abs(cp) < limit);
+  const words = verb ? sideName(side) + ' ' + verb : 'About equal';
+  return words + ' (' + scoreText(a) + '; plus is good for player 1)';
 }
 
 function fill(state) {

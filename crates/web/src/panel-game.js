@@ -117,7 +117,7 @@ async function openFile() {
   const extra = { file: { name: file.name, base64: base64Of(await file.arrayBuffer()) } };
   const req = request(extra);
   if (familyOf(req.variant) !== 'mixtour') delete req.variant;
-  post('/api/new', req);
+  post('/api/new', req, 'open-message');
 }
 
 $('new-variant').addEventListener('change', nameSides);
@@ -126,7 +126,7 @@ $('p2-player').addEventListener('change', nameSides);
 $('new-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const board = $('new-board-label').hidden ? '' : $('new-board').value;
-  post('/api/new', request(board ? { board } : {}));
+  post('/api/new', request(board ? { board } : {}), 'new-message');
 });
 $('open-file').addEventListener('change', openFile);
 

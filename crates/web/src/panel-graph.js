@@ -4,7 +4,7 @@
 // marked on the position they led to; the position shown as a bar. A click
 // goes to the position nearest to it.
 
-import { $, el } from './draw.js';
+import { $, el, text } from './draw.js';
 import { goTo } from './page.js';
 import { registerPanel, state } from './store.js';
 
@@ -15,6 +15,10 @@ const SCALE_CP = 400;
 const clampedCp = (e) => (e.mate !== null && e.mate !== undefined ? (e.mate > 0 ? 1000 : -1000) : Math.max(-1000, Math.min(1000, e.cp)));
 const yOf = (e) => H / 2 - Math.tanh(clampedCp(e) / SCALE_CP) * (H / 2 - PAD);
 
+// The scale: faint lines at these pawns (100 centi-units) either way,
+// labelled on the right.
+const TICKS_CP = [100, 300];
+
 let total = 0;
 const xOf = (ply) => PAD + (total === 0 ? 0 : ply * (W - 2 * PAD) / total);
 
@@ -24,6 +28,15 @@ function render(state) {
   total = state.moves.length + state.future.length;
   el('rect', { class: 'graph-bg', x: 0, y: 0, width: W, height: H }, svg);
   el('line', { class: 'graph-zero', x1: 0, y1: H / 2, x2: W, y2: H / 2 }, svg);
+  for (const cp of TICKS_CP.flatMap((t) => [t, -t])) {
+    const y = yOf({ cp });
+    el('line', { class: 'graph-tick', x1: 0, y1: y, x2: W, y2: y }, svg);
+    text(svg, W - 2, y, 'graph-label graph-scale', (cp > 0 ? '+' : '') + cp / 100);
+  }
+  text(svg, W - 2, H / 2, 'graph-label graph-scale', '0');
+  text(svg, PAD, PAD + 4, 'graph-label graph-side', 'player 1 better');
+  text(svg, PAD, H - PAD - 2, 'graph-label graph-side', 'player 2 better');
+  text(svg, W / 2, H - PAD - 2, 'graph-label graph-moves', total + (total === 1 ? ' move' : ' moves'));
   const points = state.evals.map((e, ply) => (e ? { ply, x: xOf(ply), y: yOf(e) } : null)).filter(Boolean);
   svg.dataset.points = points.length;
   if (points.length > 1) {

@@ -89,11 +89,19 @@ export function playerName(side) {
 
 // ---- talking to the server -------------------------------------------
 
-export function showMessage(message) {
-  $('message').textContent = message;
+// Where a message goes: beside the control it is about. 'message' is under
+// the Move box and the buttons above it (moves, take back, navigation);
+// the Load-FEN box, the New-game form and the file picker have their own.
+export const SLOTS = ['message', 'fen-message', 'new-message', 'open-message'];
+
+// Shows `message` in `slot` (one of SLOTS) and clears the others: one
+// message at a time, next to the control that caused it.
+export function showMessage(message, slot = 'message') {
+  for (const id of SLOTS) $(id).textContent = id === slot ? message : '';
 }
 
-export async function api(path, body) {
+// A request to the server; its error goes to `slot` (see showMessage).
+export async function api(path, body, slot = 'message') {
   const options = body === undefined ? {} : {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -104,11 +112,11 @@ export async function api(path, body) {
     response = await fetch(path, options);
     data = await response.json();
   } catch (e) {
-    showMessage('The server does not answer (' + e.message + '). Is stackfish serve still running?');
+    showMessage('The server does not answer (' + e.message + '). Is stackfish serve still running?', slot);
     return null;
   }
   if (!response.ok) {
-    showMessage(data && data.error ? data.error : 'Error ' + response.status);
+    showMessage(data && data.error ? data.error : 'Error ' + response.status, slot);
     return null;
   }
   if (body !== undefined) showMessage('');
@@ -117,7 +125,7 @@ export async function api(path, body) {
   return data;
 }
 
-export const post = (path, body) => api(path, body || {});
+export const post = (path, body, slot) => api(path, body || {}, slot);
 
 // Takes a state from the server and redraws.
 export function update(data) {
