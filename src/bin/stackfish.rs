@@ -53,6 +53,10 @@ enum Command {
         #[arg(long)]
         game: Option<String>,
     },
+    /// Play on Abstract Play: a bot service answering AP's signed webhooks
+    /// (Mixtour and Focus). Credentials come from AP_CLIENT_ID and
+    /// AP_CLIENT_SECRET (or AP_CLIENT_SECRET_FILE). See docs/abstractplay.md.
+    Apbot(stackfish::apbot::Args),
     /// Search the fixed bench positions; the node count is the search's signature.
     Bench {
         /// Search depth (default: the standard bench depth).
@@ -258,6 +262,9 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
                 stackfish::game::perft::perft_command(&game, fen.as_deref(), &moves, depth, divide)
                     .map_err(Failure::bad_input)?;
             print!("{report}");
+        }
+        Some(Command::Apbot(args)) => {
+            stackfish::apbot::main(&args).map_err(|e| Failure::new(e.exit_code(), e))?
         }
         Some(Command::Bench { depth }) => {
             let result = stackfish::engine::bench(depth, &mut |line| println!("{line}"));

@@ -4,6 +4,7 @@
 //! with holes). The rules are in `docs/rules/mixtour.md`; each is implemented
 //! below and its interpretation written where it is implemented.
 
+pub mod ap;
 pub mod board;
 pub mod eval;
 pub mod nnue;
