@@ -8,6 +8,7 @@ set -eu
 here=$(dirname "$0")
 n=${1:-16}
 shift || true
+export PARTS=$n
 gate=$(sbatch --parsable --array="1-$n" "$@" "$here/gate.sbatch")
 gate=${gate%%;*}
 watch=$(sbatch --parsable --export="ALL,GATE_JOB=$gate" "$@" "$here/watch.sbatch")

@@ -37,8 +37,10 @@ pub enum ShardError {
 /// Reads `spec` (`K/N`, `auto` or `auto/N`); `auto` takes the part from the
 /// environment `env` (a lookup of variable names, `std::env::var` in the
 /// binaries):
-/// - Slurm array: index (`SLURM_ARRAY_TASK_ID` - `SLURM_ARRAY_TASK_MIN`) /
-///   `SLURM_ARRAY_TASK_STEP` + 1 of `SLURM_ARRAY_TASK_COUNT` (or N);
+/// - Slurm array, `auto`: the task's place in the array as submitted,
+///   (`SLURM_ARRAY_TASK_ID` - `SLURM_ARRAY_TASK_MIN`) / `SLURM_ARRAY_TASK_STEP`
+///   + 1 of `SLURM_ARRAY_TASK_COUNT`; `auto/N`: part `SLURM_ARRAY_TASK_ID`
+///   of N (`--array=1-N`), which stays right when some tasks are resubmitted;
 /// - Kubernetes Indexed Job: `JOB_COMPLETION_INDEX` + 1 (0-based there) of N;
 /// - GNU parallel: `PARALLEL_SEQ` (1-based) of N.
 pub fn resolve(spec: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
@@ -71,19 +73,26 @@ pub fn resolve(spec: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard
         }
     };
     let (index, count, from) = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
-        let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-        let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
-        let count = match (given, number("SLURM_ARRAY_TASK_COUNT")?) {
-            (Some(n), _) | (None, Some(n)) => n,
-            (None, None) => {
-                return Err(ShardError::NoCount {
-                    spec: spec.to_string(),
-                    var: "SLURM_ARRAY_TASK_ID",
-                })
+        match given {
+            // The task id is the part: `--array=1-N`, or any subset of it
+            // resubmitted (`--array=3` reruns part 3 of N).
+            Some(n) => (
+                id,
+                n,
+                format!("SLURM_ARRAY_TASK_ID={id} (use --array=1-{n})"),
+            ),
+            None => {
+                let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
+                let step = number("SLURM_ARRAY_TASK_STEP")?.unwrap_or(1).max(1);
+                let count =
+                    number("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| ShardError::NoCount {
+                        spec: spec.to_string(),
+                        var: "SLURM_ARRAY_TASK_ID",
+                    })?;
+                let from = format!("SLURM_ARRAY_TASK_ID={id} (MIN={min}, STEP={step})");
+                ((id - min) / step + 1, count, from)
             }
-        };
-        let from = format!("SLURM_ARRAY_TASK_ID={id} (MIN={min}, STEP={step})");
-        ((id - min) / step + 1, count, from)
+        }
     } else {
         let (var, first) = if number("JOB_COMPLETION_INDEX")?.is_some() {
             ("JOB_COMPLETION_INDEX", 0)
@@ -157,8 +166,19 @@ mod tests {
             ("SLURM_ARRAY_TASK_COUNT", "4"),
         ];
         assert_eq!(resolve("auto", &with(&stepped)), Ok(shard(3, 4)));
-        let e = resolve("auto/3", &with(&env)).unwrap_err().to_string();
-        assert!(e.contains("part 4 of 3"), "{e}");
+        // auto/N: the id is the part, also for a task resubmitted alone.
+        let rerun = [
+            ("SLURM_ARRAY_TASK_ID", "3"),
+            ("SLURM_ARRAY_TASK_MIN", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "1"),
+        ];
+        assert_eq!(resolve("auto", &with(&rerun)), Ok(shard(1, 1)));
+        assert_eq!(resolve("auto/4", &with(&rerun)), Ok(shard(3, 4)));
+        let e = resolve("auto/4", &with(&env)).unwrap_err().to_string();
+        assert!(
+            e.contains("part 7 of 4") && e.contains("--array=1-4"),
+            "{e}"
+        );
     }
 
     #[test]
