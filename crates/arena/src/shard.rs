@@ -37,10 +37,10 @@ pub enum ShardError {
 /// Reads `spec` (`K/N`, `auto` or `auto/N`); `auto` takes the part from the
 /// environment `env` (a lookup of variable names, `std::env::var` in the
 /// binaries):
-/// - Slurm array, `auto`: the task's place in the array as submitted,
-///   (`SLURM_ARRAY_TASK_ID` - `SLURM_ARRAY_TASK_MIN`) / `SLURM_ARRAY_TASK_STEP`
-///   + 1 of `SLURM_ARRAY_TASK_COUNT`; `auto/N`: part `SLURM_ARRAY_TASK_ID`
-///   of N (`--array=1-N`), which stays right when some tasks are resubmitted;
+/// - Slurm array, `auto`: the task's place in the array as submitted, 1 plus
+///   (`SLURM_ARRAY_TASK_ID` - `SLURM_ARRAY_TASK_MIN`) / `SLURM_ARRAY_TASK_STEP`,
+///   of `SLURM_ARRAY_TASK_COUNT`; `auto/N`: part `SLURM_ARRAY_TASK_ID` of N
+///   (`--array=1-N`), which stays right when some tasks are resubmitted;
 /// - Kubernetes Indexed Job: `JOB_COMPLETION_INDEX` + 1 (0-based there) of N;
 /// - GNU parallel: `PARALLEL_SEQ` (1-based) of N.
 pub fn resolve(spec: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Shard, ShardError> {
