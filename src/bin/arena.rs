@@ -18,6 +18,8 @@ use stackfish::arena::merge::{merge, MergeOptions};
 use stackfish::arena::results::Summary;
 use stackfish::arena::runner::{make_openings, run_match, RunOptions};
 use stackfish::arena::schedule::{Shard, Tournament};
+use stackfish::arena::shard;
+use stackfish::arena::watch::{watch, WatchEnd, WatchOptions};
 use stackfish::arena::ArenaError;
 use stackfish::cli::{Failure, ARENA};
 use stackfish::client::transport::INTERRUPTED;
@@ -53,6 +55,9 @@ enum Command {
     /// Recompute every statistic (SPRT included) from JSONL record files,
     /// counting a game found in several files once.
     Merge(MergeArgs),
+    /// Decide the SPRT of a match split into shards from the records they
+    /// write into one folder, and stop the shards when it is decided.
+    Watch(WatchArgs),
     /// Print a shell completion script, e.g. `arena completions bash`.
     Completions { shell: Shell },
     /// Write the man pages of the arena and its subcommands into a folder (for packagers).
@@ -84,6 +89,58 @@ struct MergeArgs {
     /// different moves as two games (default: an error, exit 3).
     #[arg(long)]
     keep_collisions: bool,
+}
+
+#[derive(Args)]
+struct WatchArgs {
+    /// The folder the shards write their --jsonl records into (every *.jsonl in it).
+    folder: PathBuf,
+    /// SPRT of the first engine against the second: elo0=E0 elo1=E1 [alpha=A] [beta=B].
+    #[arg(long, num_args = 1.., required = true, value_name = "KEY=VALUE")]
+    sprt: Vec<String>,
+    /// Candidate and base, comma-separated; default: the players of the schedule's first game.
+    #[arg(long, value_delimiter = ',')]
+    engines: Vec<String>,
+    /// Games of the whole schedule: with all of them recorded the watch ends.
+    #[arg(long)]
+    games: Option<u32>,
+    /// Slurm job id of the shards' array: --stop defaults to `scancel ID`,
+    /// --running to `squeue --noheader --jobs ID`.
+    #[arg(long, value_name = "ID")]
+    job: Option<String>,
+    /// Shell command run once the test is decided, to stop the shards.
+    #[arg(long, value_name = "CMD")]
+    stop: Option<String>,
+    /// Shell command that exits 0 and prints something while shards still run.
+    #[arg(long, value_name = "CMD")]
+    running: Option<String>,
+    /// Seconds between two looks at the folder.
+    #[arg(long, default_value_t = 1.0, value_name = "SECS")]
+    interval: f64,
+    /// Seconds the folder must stay unchanged after the stop before the final figures.
+    #[arg(long, default_value_t = 3.0, value_name = "SECS")]
+    settle: f64,
+    /// Give up after this many seconds (inconclusive unless decided).
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// Summary file (same schema as a match's --json).
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// HTML/SVG report.
+    #[arg(long)]
+    report: Option<PathBuf>,
+}
+
+/// A number of seconds from the flag `--{flag}` (only --settle may be 0).
+fn seconds(flag: &str, v: f64) -> Result<std::time::Duration, ArenaError> {
+    std::time::Duration::try_from_secs_f64(v)
+        .ok()
+        .filter(|d| !d.is_zero() || flag == "settle")
+        .ok_or_else(|| {
+            ArenaError::Config(format!(
+                "--{flag} {v}: expected a positive number of seconds"
+            ))
+        })
 }
 
 #[derive(Args, Default)]
@@ -176,8 +233,10 @@ struct RunArgs {
     /// roundrobin (every pair) or gauntlet (the first engine against each other).
     #[arg(long, value_name = "KIND")]
     tournament: Option<String>,
-    /// Play only part K of N of the schedule (whole game pairs), e.g. 2/4.
-    #[arg(long, value_name = "K/N")]
+    /// Play only part K of N of the schedule (whole game pairs), e.g. 2/4;
+    /// `auto` or `auto/N`: the part from the scheduler's environment (a Slurm
+    /// array, a Kubernetes Indexed Job, GNU parallel's PARALLEL_SEQ).
+    #[arg(long, value_name = "K/N|auto[/N]")]
     shard: Option<String>,
     /// Self-contained HTML/SVG report written at the end.
     #[arg(long)]
@@ -359,7 +418,7 @@ fn build_config(a: RunArgs) -> Result<(MatchConfig, RunFlags), ArenaError> {
     }
     // A shard is per process (per machine), so it is a flag only, never in
     // the config file all shards share.
-    let shard = a.shard.as_deref().map(str::parse::<Shard>).transpose()?;
+    let shard = a.shard.as_deref().map(shard::resolve_env).transpose()?;
     if let Some(r) = a.referee {
         cfg.referee = match r {
             RefereeArg::Rules => Referee::Rules,
@@ -536,6 +595,26 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
             };
             let summary = merge(&m.records, &opts, &mut std::io::stdout())?;
             Ok(exit_code(&summary))
+        }
+        Some(Command::Watch(w)) => {
+            let mut opts = WatchOptions::new(parse_sprt(&w.sprt)?);
+            opts.engines = w.engines;
+            opts.games = w.games;
+            opts.stop = w.stop;
+            opts.running = w.running;
+            if let Some(job) = &w.job {
+                opts.slurm_job(job);
+            }
+            opts.interval = seconds("interval", w.interval)?;
+            opts.settle = seconds("settle", w.settle)?;
+            opts.timeout = w.timeout.map(|t| seconds("timeout", t)).transpose()?;
+            opts.json = w.json;
+            opts.report = w.report;
+            let watched = watch(&w.folder, &opts, &mut std::io::stdout())?;
+            if watched.end == WatchEnd::Interrupted {
+                return Ok(EXIT_INTERRUPTED);
+            }
+            Ok(exit_code(&watched.summary))
         }
         Some(Command::Completions { shell }) => {
             manual::write_completions(Cli::command(), shell, &mut std::io::stdout());

@@ -158,10 +158,20 @@ enum Command {
         /// Game k is fixed by the seed and k.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Play only part K of N of the --games (a contiguous range of game
+        /// numbers); `auto` or `auto/N`: the part from the scheduler (a Slurm
+        /// array, a Kubernetes Indexed Job, GNU parallel's PARALLEL_SEQ).
+        #[arg(long, value_name = "K/N|auto[/N]")]
+        shard: Option<String>,
+        /// Play only the games of the range not in --out yet (same seed and
+        /// nodes): a killed or requeued task goes on without duplicates.
+        #[arg(long)]
+        resume: bool,
     },
     /// Train the Mixtour network on recorded games and write its weights.
     Train {
-        /// JSON-lines game records (`arena --jsonl`, `stackfish datagen`).
+        /// JSON-lines game records (`arena --jsonl`, `stackfish datagen`),
+        /// or folders: every *.jsonl in them (the shards of a datagen array).
         #[arg(required = true)]
         records: Vec<std::path::PathBuf>,
         /// Where to write the network.
@@ -319,17 +329,31 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             min_random,
             max_random,
             seed,
-        }) => datagen(
-            &out,
-            &stackfish::train::datagen::Settings {
+            shard,
+            resume,
+        }) => {
+            let mut settings = stackfish::train::datagen::Settings {
                 games,
                 nodes,
                 threads,
                 random_plies: (min_random, max_random),
                 seed,
                 ..Default::default()
-            },
-        )?,
+            };
+            if let Some(spec) = &shard {
+                let part = stackfish::arena::shard::resolve_env(spec)
+                    .map_err(|e| Failure::bad_input(e.to_string()))?;
+                let range = stackfish::arena::shard::range_of(part, games);
+                println!(
+                    "shard {part}: games {}..={} of {games}",
+                    range.start + 1,
+                    range.end
+                );
+                settings.first = range.start;
+                settings.games = range.len();
+            }
+            datagen(&out, &mut settings, resume)?
+        }
         Some(Command::Train {
             records,
             out,
@@ -539,10 +563,58 @@ fn finish_table_command<E: std::fmt::Display>(
     Ok(())
 }
 
-fn datagen(
+/// The games of `settings` already in the records at `out`: same seed and
+/// nodes, a game number in the range.
+fn datagen_done(
     out: &std::path::Path,
     settings: &stackfish::train::datagen::Settings,
+) -> Result<std::collections::BTreeSet<usize>, Failure> {
+    let text = match std::fs::read_to_string(out) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Default::default()),
+        Err(e) => {
+            return Err(Failure::bad_input(format!(
+                "cannot read {}: {e}",
+                out.display()
+            )))
+        }
+    };
+    let range = settings.first..settings.first + settings.games;
+    Ok(stackfish::record::records(&text)
+        .filter_map(|(_, r)| r.ok())
+        .filter(|r| r.seed == Some(settings.seed) && r.nodes == Some(settings.nodes))
+        .filter_map(|r| (r.game as usize).checked_sub(1))
+        .filter(|i| range.contains(i))
+        .collect())
+}
+
+fn datagen(
+    out: &std::path::Path,
+    settings: &mut stackfish::train::datagen::Settings,
+    resume: bool,
 ) -> Result<(), Failure> {
+    // Appending after a torn last line (a killed run) would glue the next
+    // record onto it.
+    let cut =
+        stackfish::record::cut_torn_tail(out).map_err(|e| Failure::bad_input(e.to_string()))?;
+    if cut > 0 {
+        println!(
+            "{}: cut a torn last line ({cut} bytes, a game that never finished)",
+            out.display()
+        );
+    }
+    if resume {
+        settings.skip = datagen_done(out, settings)?;
+        if !settings.skip.is_empty() {
+            println!(
+                "resuming: {} of {} games already in {}",
+                settings.skip.len(),
+                settings.games,
+                out.display()
+            );
+        }
+    }
+    let settings = &*settings;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -550,7 +622,7 @@ fn datagen(
         .map_err(|e| Failure::bad_input(format!("cannot open {}: {e}", out.display())))?;
     let mut file = std::io::BufWriter::new(file);
     let bar = progress_bar("games");
-    bar.set_length(settings.games as u64);
+    bar.set_length((settings.games - settings.skip.len()) as u64);
     let clock = std::time::Instant::now();
     let result =
         stackfish::train::datagen::run(settings, &mut file, &|n| bar.set_position(n as u64));
@@ -571,8 +643,39 @@ fn train(
     settings: &stackfish::train::Settings,
 ) -> Result<(), Failure> {
     let mut data = Vec::new();
+    let mut files = Vec::new();
     for path in records {
-        let text = read_input(path)?;
+        if path.is_dir() {
+            let mut inside: Vec<std::path::PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", path.display())))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "jsonl"))
+                .collect();
+            if inside.is_empty() {
+                return Err(Failure::bad_input(format!(
+                    "{}: no *.jsonl record files in the folder",
+                    path.display()
+                )));
+            }
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    for path in &files {
+        let mut text = read_input(path)?;
+        // A shard still writing (or killed) mid-line: only complete lines count.
+        let complete = stackfish::record::complete_len(text.as_bytes());
+        let torn = stackfish::record::GameRecord::from_json(&text[complete..]).is_err();
+        if complete < text.len() && torn {
+            eprintln!(
+                "{}: the last line is cut off ({} bytes): not read",
+                path.display(),
+                text.len() - complete
+            );
+            text.truncate(complete);
+        }
         let (mut positions, skipped) = stackfish::train::positions_from_records(&text);
         // Game numbers stay distinct across files for the holdout.
         let offset = data

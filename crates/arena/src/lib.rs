@@ -27,7 +27,9 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod schedule;
+pub mod shard;
 pub mod stats;
+pub mod watch;
 
 /// A failure of the run itself (not of an engine inside a game).
 #[derive(Debug, thiserror::Error)]
@@ -75,6 +77,12 @@ impl From<schedule::ScheduleError> for ArenaError {
 
 impl From<openings::OpeningError> for ArenaError {
     fn from(e: openings::OpeningError) -> ArenaError {
+        ArenaError::Config(e.to_string())
+    }
+}
+
+impl From<shard::ShardError> for ArenaError {
+    fn from(e: shard::ShardError) -> ArenaError {
         ArenaError::Config(e.to_string())
     }
 }

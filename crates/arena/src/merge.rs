@@ -12,7 +12,7 @@ use super::results::{
 };
 use super::stats::SprtConfig;
 use super::ArenaError;
-use stackfish_record::{read_jsonl, GameRecord};
+use stackfish_record::{read_jsonl_file, GameRecord};
 
 #[derive(Clone, Debug, Default)]
 pub struct MergeOptions {
@@ -55,6 +55,16 @@ pub fn collect(
     files: &[PathBuf],
     keep_collisions: bool,
 ) -> Result<(Vec<GameRecord>, u32), ArenaError> {
+    collect_noting(files, keep_collisions, &mut Vec::new())
+}
+
+/// [`collect`], adding to `notes` a line for each file whose last line is
+/// cut off (a shard killed mid-write, or one writing right now).
+pub fn collect_noting(
+    files: &[PathBuf],
+    keep_collisions: bool,
+    notes: &mut Vec<String>,
+) -> Result<(Vec<GameRecord>, u32), ArenaError> {
     if files.is_empty() {
         return Err(ArenaError::Config(
             "arena merge needs at least one JSONL record file".into(),
@@ -70,7 +80,9 @@ pub fn collect(
         if !path.is_file() {
             return Err(ArenaError::Io(format!("{}: no such file", path.display())));
         }
-        for r in read_jsonl(path)? {
+        let read = read_jsonl_file(path)?;
+        notes.extend(read.torn_note(path));
+        for r in read.records {
             let earlier = seen.entry(key(&r)).or_default();
             if earlier.iter().any(|&(_, i)| same_game(&records[i], &r)) {
                 duplicates += 1;
@@ -105,7 +117,7 @@ pub fn collect(
 /// Engines in schedule order: the schedule's first game is the candidate
 /// (player 1) against the base (player 2), and later games bring in the
 /// others in their order, so sorting by game number recovers it.
-fn engines_of(records: &[GameRecord]) -> Vec<String> {
+pub fn engines_of(records: &[GameRecord]) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for r in records {
         for n in [&r.player1, &r.player2] {
@@ -125,7 +137,11 @@ pub fn merge(
     opts: &MergeOptions,
     out: &mut dyn Write,
 ) -> Result<Summary, ArenaError> {
-    let (records, duplicates) = collect(files, opts.keep_collisions)?;
+    let mut notes = Vec::new();
+    let (records, duplicates) = collect_noting(files, opts.keep_collisions, &mut notes)?;
+    for note in notes {
+        let _ = writeln!(out, "{note}");
+    }
     let mut names = opts.engines.clone();
     for n in engines_of(&records) {
         if !names.contains(&n) {

@@ -152,6 +152,13 @@ pub fn run_match_with(
         .copied()
         .collect();
     let sinks = Sinks::open(cfg.pgn.as_deref(), cfg.jsonl.as_deref(), opts.resume)?;
+    if let (Some(path), n @ 1..) = (&cfg.jsonl, sinks.torn_cut()) {
+        let _ = writeln!(
+            out,
+            "Resuming: cut a torn last line ({n} bytes, a game that never finished) off {}",
+            path.display()
+        );
+    }
     let log = match &cfg.log {
         Some(p) => Logger::to_file(p, opts.resume)?,
         None => Logger::default(),
@@ -438,6 +445,9 @@ fn worker(ctx: &Ctx) {
                 }
             }
             record = played.record;
+            if played.restart.iter().any(|&r| r) && stop_follows() {
+                record = None;
+            }
         }
         let Some(rec) = record else { break };
         let Ok(mut s) = ctx.shared.lock() else { break };
@@ -459,6 +469,22 @@ fn worker(ctx: &Ctx) {
     for e in slots.into_iter().flatten() {
         e.quit();
     }
+}
+
+/// Whether a stop signal arrives within a moment of an engine fault. A
+/// scheduler stopping a job (Slurm's `scancel`, a pod's termination)
+/// signals the arena and its engines at once, so an engine may die of it
+/// just before the arena hears it: that game was stopped, not lost, and
+/// must not be recorded as a forfeit.
+fn stop_follows() -> bool {
+    let start = Instant::now();
+    while start.elapsed() < std::time::Duration::from_millis(300) {
+        if INTERRUPTED.load(Ordering::SeqCst) {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    INTERRUPTED.load(Ordering::SeqCst)
 }
 
 /// Records the candidate's progress and stops the match at the first SPRT

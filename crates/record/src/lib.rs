@@ -237,6 +237,7 @@ pub fn parse_result(text: &str) -> Option<GameResult> {
 pub struct Sinks {
     pgn: Option<(PathBuf, File)>,
     jsonl: Option<(PathBuf, File)>,
+    torn_cut: u64,
 }
 
 fn open_append(path: &Path) -> Result<File, RecordError> {
@@ -249,7 +250,8 @@ fn open_append(path: &Path) -> Result<File, RecordError> {
 
 impl Sinks {
     /// Opens the record files for appending. Without `resume`, an existing
-    /// non-empty JSONL file is an error rather than being mixed into.
+    /// non-empty JSONL file is an error rather than being mixed into; with
+    /// it, a torn last line is cut off first ([`Sinks::torn_cut`]).
     pub fn open(
         pgn: Option<&Path>,
         jsonl: Option<&Path>,
@@ -264,7 +266,13 @@ impl Sinks {
                 )));
             }
         }
+        // Appending after a torn line would glue the next record onto it.
+        let torn_cut = match (jsonl, resume) {
+            (Some(p), true) => cut_torn_tail(p)?,
+            _ => 0,
+        };
         Ok(Sinks {
+            torn_cut,
             pgn: pgn
                 .map(|p| open_append(p).map(|f| (p.to_path_buf(), f)))
                 .transpose()?,
@@ -272,6 +280,11 @@ impl Sinks {
                 .map(|p| open_append(p).map(|f| (p.to_path_buf(), f)))
                 .transpose()?,
         })
+    }
+
+    /// Bytes of a torn last line cut off the JSONL file on opening it to resume.
+    pub fn torn_cut(&self) -> u64 {
+        self.torn_cut
     }
 
     pub fn write(&mut self, rec: &GameRecord) -> Result<(), RecordError> {
@@ -296,9 +309,36 @@ impl Sinks {
 /// Reads the finished games of an arena JSONL file ([`parse_jsonl`]); a
 /// missing file holds no games (a match not started yet).
 pub fn read_jsonl(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
-    let text = match std::fs::read_to_string(path) {
+    read_jsonl_file(path).map(|f| f.records)
+}
+
+/// The games of a JSONL file and what was left out of it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JsonlFile {
+    pub records: Vec<GameRecord>,
+    /// Bytes after the last complete line (a writer killed mid-line, or
+    /// one still writing): not a game, and never counted.
+    pub torn_bytes: u64,
+}
+
+impl JsonlFile {
+    /// The note a reader prints about the torn tail, if there is one.
+    pub fn torn_note(&self, path: &Path) -> Option<String> {
+        (self.torn_bytes > 0).then(|| {
+            format!(
+                "{}: the last line is cut off ({} bytes after the last complete line): not counted",
+                path.display(),
+                self.torn_bytes
+            )
+        })
+    }
+}
+
+/// [`read_jsonl`] that also tells the size of a torn last line.
+pub fn read_jsonl_file(path: &Path) -> Result<JsonlFile, RecordError> {
+    let bytes = match std::fs::read(path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(JsonlFile::default()),
         Err(e) => {
             return Err(RecordError::Io(format!(
                 "cannot read {}: {e}",
@@ -306,7 +346,40 @@ pub fn read_jsonl(path: &Path) -> Result<Vec<GameRecord>, RecordError> {
             )))
         }
     };
-    parse_jsonl(&text, &path.display().to_string())
+    let complete = complete_len(&bytes);
+    let text = std::str::from_utf8(&bytes[..complete])
+        .map_err(|e| RecordError::Format(format!("{}: not UTF-8 text: {e}", path.display())))?;
+    Ok(JsonlFile {
+        records: parse_jsonl(text, &path.display().to_string())?,
+        torn_bytes: (bytes.len() - complete) as u64,
+    })
+}
+
+/// The length of the complete lines of `bytes` (up to and with the last `\n`).
+pub fn complete_len(bytes: &[u8]) -> usize {
+    bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1)
+}
+
+/// Cuts a torn last line off the file at `path` (back to the end of its last
+/// complete line), so that what is appended next starts a line of its own;
+/// returns the number of bytes cut (0: none, or no such file).
+pub fn cut_torn_tail(path: &Path) -> Result<u64, RecordError> {
+    let io = |e: std::io::Error| RecordError::Io(format!("{}: {e}", path.display()));
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(io(e)),
+    };
+    let complete = complete_len(&bytes);
+    if complete == bytes.len() {
+        return Ok(0);
+    }
+    OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_len(complete as u64).and_then(|_| f.sync_all()))
+        .map_err(io)?;
+    Ok((bytes.len() - complete) as u64)
 }
 
 /// The games of the arena's JSONL text `text` read from `name`, every line a
@@ -467,6 +540,37 @@ mod tests {
         f.write_all(b"{\"game\": 4, \"rou").unwrap();
         let back = read_jsonl(&path).unwrap();
         assert_eq!(back, vec![sample()]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn resuming_after_a_torn_line_cuts_it_and_keeps_every_record() {
+        let dir = std::env::temp_dir().join(format!("arena-torn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.jsonl");
+        let _ = std::fs::remove_file(&path);
+        let mut sinks = Sinks::open(None, Some(&path), false).unwrap();
+        sinks.write(&sample()).unwrap();
+        drop(sinks);
+        let torn = b"{\"game\": 4, \"rou";
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(torn).unwrap();
+        let read = read_jsonl_file(&path).unwrap();
+        assert_eq!(read.records, vec![sample()]);
+        assert_eq!(read.torn_bytes, torn.len() as u64);
+        let note = read.torn_note(&path).unwrap();
+        assert!(note.contains(&format!("{} bytes", torn.len())), "{note}");
+        let mut sinks = Sinks::open(None, Some(&path), true).unwrap();
+        assert_eq!(sinks.torn_cut(), torn.len() as u64);
+        let mut next = sample();
+        next.game = 4;
+        sinks.write(&next).unwrap();
+        drop(sinks);
+        let read = read_jsonl_file(&path).unwrap();
+        assert_eq!(read.records, vec![sample(), next]);
+        assert_eq!(read.torn_bytes, 0);
+        assert_eq!(cut_torn_tail(&path).unwrap(), 0);
+        assert_eq!(cut_torn_tail(&dir.join("none.jsonl")).unwrap(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -23,7 +23,12 @@ use std::sync::{Arc, Mutex};
 /// What `run` plays.
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// Games of this run: indices `first..first + games` (game k is record `game` k + 1).
     pub games: usize,
+    /// The index of the first game: a shard of a larger run plays its own range.
+    pub first: usize,
+    /// Indices in the range already recorded (a resumed run): not played again.
+    pub skip: std::collections::BTreeSet<usize>,
     /// Nodes per move.
     pub nodes: u64,
     /// Random plies at the start of each game, at least and at most.
@@ -40,6 +45,8 @@ impl Default for Settings {
     fn default() -> Self {
         Settings {
             games: 1000,
+            first: 0,
+            skip: Default::default(),
             nodes: 5000,
             random_plies: (6, 12),
             threads: 1,
@@ -50,14 +57,22 @@ impl Default for Settings {
     }
 }
 
-/// Plays `settings.games` games and writes each to `out` as it ends;
-/// `progress` hears the number of games written so far. Returns that
-/// number, or the first write error.
+/// The game indices `run` plays: the range less the ones to skip.
+pub fn planned(settings: &Settings) -> Vec<usize> {
+    (settings.first..settings.first + settings.games)
+        .filter(|i| !settings.skip.contains(i))
+        .collect()
+}
+
+/// Plays the games of `settings` ([`planned`]) and writes each to `out` as
+/// it ends; `progress` hears the number of games written so far. Returns
+/// that number, or the first write error.
 pub fn run(
     settings: &Settings,
     out: &mut (dyn Write + Send),
     progress: &(dyn Fn(usize) + Sync),
 ) -> std::io::Result<usize> {
+    let plan = planned(settings);
     let next = AtomicUsize::new(0);
     let out = Mutex::new((out, 0usize, None::<std::io::Error>));
     std::thread::scope(|scope| {
@@ -66,10 +81,9 @@ pub fn run(
                 let shared = Arc::new(Shared::new(settings.hash_mb));
                 let mut heuristics = vec![Heuristics::default()];
                 loop {
-                    let i = next.fetch_add(1, Relaxed);
-                    if i >= settings.games {
+                    let Some(&i) = plan.get(next.fetch_add(1, Relaxed)) else {
                         return;
-                    }
+                    };
                     let record = play(settings, i as u64, &shared, &mut heuristics);
                     let mut guard = out.lock().unwrap_or_else(|e| e.into_inner());
                     let (w, written, error) = &mut *guard;
