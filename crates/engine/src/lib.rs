@@ -166,6 +166,14 @@ impl Engine {
     pub fn go(&mut self, params: &GoParams, report: &mut dyn FnMut(&Info)) -> BestMove {
         self.session.go(&self.shared, params, &self.options, report)
     }
+
+    /// What has gone wrong with the endgame tables since the last call.
+    pub fn table_problems(&self) -> Vec<String> {
+        self.options
+            .tables
+            .as_ref()
+            .map_or_else(Vec::new, |t| t.set.new_problems())
+    }
 }
 
 #[cfg(test)]

@@ -133,6 +133,7 @@ impl Protocol {
         start_go(&out, engine, &params);
         self.state.stop = engine.shared().clone();
         let best = engine.go(&params, &mut |info| out.line(&info_line(info)));
+        table_problems(&out, engine);
         if params.infinite && !self.state.stop.stop.load(Relaxed) {
             self.held = Some(best);
         } else {
@@ -266,6 +267,14 @@ fn start_go(out: &Out, engine: &Engine, params: &GoParams) {
     engine.shared().arm();
 }
 
+/// Before `bestmove`: what went wrong with the endgame tables (each said
+/// once).
+fn table_problems(out: &Out, engine: &Engine) {
+    for p in engine.table_problems() {
+        out.line(&format!("info string error: {p}"));
+    }
+}
+
 /// The last lines of a search.
 fn answer(out: &Out, best: BestMove) {
     match best {
@@ -353,7 +362,7 @@ mod threaded {
     use std::time::Duration;
 
     use super::command::Command;
-    use super::{answer, info_line, start_go, Host, Out, State};
+    use super::{answer, info_line, start_go, table_problems, Host, Out, State};
     use crate::Engine;
 
     enum Event {
@@ -419,6 +428,7 @@ mod threaded {
         let (out, stop, events) = (s.out.clone(), s.stop.clone(), events.clone());
         std::thread::spawn(move || {
             let best = engine.go(&params, &mut |info| out.line(&info_line(info)));
+            table_problems(&out, &engine);
             // In infinite mode the answer waits for `stop`, as UCI requires.
             while params.infinite && !stop.stop.load(Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
