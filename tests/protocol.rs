@@ -498,3 +498,45 @@ fn perft_command_reports_and_rejects_bad_input() {
         .unwrap();
     assert!(String::from_utf8_lossy(&bad.stderr).contains("field"));
 }
+
+/// The binary's whole output for `input` on a pipe (end of input after
+/// it), run by `sh -c "<shell>; exec stackfish"` so a test can set limits.
+fn piped_with(shell: &str, input: &str) -> (Option<i32>, String) {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{shell}; exec \"$0\""))
+        .arg(env!("CARGO_BIN_EXE_stackfish"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("writes");
+    drop(stdin);
+    let out = child.wait_with_output().expect("ends");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), text)
+}
+
+#[test]
+fn a_hash_the_memory_cannot_hold_is_an_error_and_the_old_table_stays() {
+    // 1 GB of address space: the default table fits, 16 GB does not.
+    let (code, out) = piped_with(
+        "ulimit -v 1000000",
+        "setoption name Hash value 16384\nisready\nposition startpos\ngo depth 2\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(
+            "info string error: option Hash: cannot allocate 16384 MB (17179869184 bytes): \
+             not enough memory; the previous table is kept"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("readyok") && out.contains("\nbestmove "),
+        "{out}"
+    );
+}

@@ -89,9 +89,11 @@ pub enum BestMove {
 /// Allocates a transposition table of `mb` MB, or says why it cannot.
 pub fn allocate_shared(mb: usize) -> Result<Arc<Shared>, HashSizeError> {
     if !(1..=MAX_HASH_MB).contains(&mb) {
-        return Err(HashSizeError { mb });
+        return Err(HashSizeError::Range { mb });
     }
-    Ok(Arc::new(Shared::new(mb)))
+    Shared::try_new(mb)
+        .map(Arc::new)
+        .map_err(|e| HashSizeError::Memory { mb, bytes: e.bytes })
 }
 
 /// What the program around the engine provides that this crate cannot: the
