@@ -540,3 +540,112 @@ fn a_hash_the_memory_cannot_hold_is_an_error_and_the_old_table_stays() {
         "{out}"
     );
 }
+
+fn piped(input: &str) -> String {
+    let (code, out) = piped_with(":", input);
+    assert_eq!(code, Some(0), "{out}");
+    out
+}
+
+#[test]
+fn commands_queued_behind_a_search_run_after_it_also_at_quit_and_end_of_input() {
+    // `quit` stops the search (as Stockfish does), then the queued query is
+    // answered, in order, before the engine ends.
+    for end in ["quit\nisready\n", ""] {
+        let out = piped(&format!("go depth 8\nquery result\nd\n{end}"));
+        let lines: Vec<&str> = out.lines().collect();
+        let best = lines.iter().position(|l| l.starts_with("bestmove "));
+        let response = lines.iter().position(|l| *l == "response none");
+        assert!(best.is_some() && response > best, "{out}");
+        assert!(
+            lines.len() > response.unwrap() + 1,
+            "d after the query: {out}"
+        );
+        // Nothing is read after quit.
+        assert!(!out.contains("readyok"), "{out}");
+    }
+    // A search queued behind a search that quit ends is stopped at once too.
+    let out = piped("go depth 30\ngo depth 30\nquery gameover\nquit\n");
+    assert_eq!(out.matches("bestmove ").count(), 2, "{out}");
+    assert!(out.ends_with("response false\n"), "{out}");
+}
+
+/// The binary with a thread turning its output into timed lines.
+fn interactive() -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    Receiver<String>,
+) {
+    let mut child = spawn_engine();
+    let stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    (child, stdin, rx)
+}
+
+/// Lines until one starts with `prefix`, waiting at most `wait` in all.
+fn wait_for(rx: &Receiver<String>, prefix: &str, wait: Duration) -> Vec<String> {
+    let until = Instant::now() + wait;
+    let mut seen = Vec::new();
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                let done = line.starts_with(prefix);
+                seen.push(line);
+                if done {
+                    return seen;
+                }
+            }
+            Err(_) => panic!("no '{prefix}' within {wait:?}: {seen:?}"),
+        }
+    }
+}
+
+fn exits_within(child: &mut std::process::Child, wait: Duration) {
+    let deadline = Instant::now() + wait;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success());
+            return;
+        }
+        assert!(Instant::now() < deadline, "the engine did not exit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn go_infinite_with_a_node_limit_waits_for_stop() {
+    let (mut child, mut stdin, rx) = interactive();
+    writeln!(stdin, "position startpos\ngo infinite nodes 2000").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    writeln!(stdin, "isready").unwrap();
+    let seen = wait_for(&rx, "readyok", Duration::from_secs(10));
+    assert!(!seen.iter().any(|l| l.starts_with("bestmove")), "{seen:?}");
+    writeln!(stdin, "stop").unwrap();
+    wait_for(&rx, "bestmove ", Duration::from_secs(10));
+    writeln!(stdin, "quit").unwrap();
+    exits_within(&mut child, Duration::from_secs(5));
+}
+
+#[test]
+fn perft_and_bench_answer_isready_and_quit_while_they_run() {
+    for job in ["go perft 9", "bench 30"] {
+        let (mut child, mut stdin, rx) = interactive();
+        writeln!(stdin, "position startpos\n{job}").unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        writeln!(stdin, "isready").unwrap();
+        let seen = wait_for(&rx, "readyok", Duration::from_secs(2));
+        assert!(
+            !seen.iter().any(|l| l.starts_with("Nodes searched")),
+            "{seen:?}"
+        );
+        writeln!(stdin, "quit").unwrap();
+        exits_within(&mut child, Duration::from_secs(2));
+    }
+}
