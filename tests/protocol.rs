@@ -649,3 +649,25 @@ fn perft_and_bench_answer_isready_and_quit_while_they_run() {
         exits_within(&mut child, Duration::from_secs(2));
     }
 }
+
+#[test]
+fn unknown_input_is_echoed_escaped_and_cut() {
+    let long = "y".repeat(1_000_000);
+    let out = piped(&format!(
+        "hello\rworld\u{1b}[2J\u{7}\n{long}\nsetoption name Le\u{1b}vl value 3\n"
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "info string unknown command: hello\\rworld\\u{1b}[2J\\u{7}"
+    );
+    assert_eq!(
+        lines[1],
+        format!(
+            "info string unknown command: {}... (1000000 characters)",
+            "y".repeat(80)
+        )
+    );
+    assert_eq!(lines[2], "info string error: unknown option 'Le\\u{1b}vl'");
+    assert!(!out.contains('\r') && !out.contains('\u{1b}'), "{out:?}");
+}
