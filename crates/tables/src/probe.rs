@@ -77,11 +77,12 @@ impl Table {
     /// a version-2 block is checked (its zstd checksum) when first read.
     pub fn open(path: &Path) -> Result<Table, FormatError> {
         let located = |e: String| FormatError(format!("{}: {e}", path.display()));
-        let file = File::open(path).map_err(|e| located(e.to_string()))?;
-        let meta = file.metadata().map_err(|e| located(e.to_string()))?;
+        // Checked before opening: opening a FIFO would block.
+        let meta = std::fs::metadata(path).map_err(|e| located(e.to_string()))?;
         if !meta.is_file() {
             return Err(located("not a regular file".into()));
         }
+        let file = File::open(path).map_err(|e| located(e.to_string()))?;
         let identity = identity_of(&file).map_err(|e| located(e.to_string()))?;
         let mut head = [0u8; HEADER_LEN];
         let got = read_at_most(&file, &mut head, 0).map_err(|e| located(e.to_string()))?;
