@@ -53,22 +53,30 @@ impl From<ArenaError> for Failure {
 /// One binary's way of saying it failed.
 #[derive(Clone, Copy, Debug)]
 pub struct Program {
+    /// The program's name, for the hint to its `--help`.
+    name: &'static str,
     /// What the error line starts with.
     prefix: &'static str,
+    /// What a usage error's line says after the prefix.
+    usage_kind: &'static str,
     /// The status of a command line clap refuses.
     usage_code: u8,
 }
 
 /// `error: <what>`; usage errors exit 2 (clap's own status).
 pub const STACKFISH: Program = Program {
+    name: "stackfish",
     prefix: "error: ",
+    usage_kind: "",
     usage_code: EXIT_BAD_INPUT,
 };
 
 /// `arena: <ArenaError>` (`arena: config error: ...`); usage errors exit 3
 /// like every failed run.
 pub const ARENA: Program = Program {
+    name: "arena",
     prefix: "arena: ",
+    usage_kind: "usage error: ",
     usage_code: EXIT_RUN_FAILED,
 };
 
@@ -90,12 +98,41 @@ impl Program {
         format!("{}{}", self.prefix, failure.message)
     }
 
-    /// A command line clap did not accept, or `--help` / `--version`: clap
-    /// prints it (help on standard output, errors on standard error); help
-    /// and version exit 0, errors with this program's usage status.
+    /// A command line clap did not accept, or `--help` / `--version`: help
+    /// and version as clap prints them (standard output, exit 0); an error
+    /// as the program's one line on standard error (`usage_line`), with this
+    /// program's usage status.
     pub fn usage(self, e: clap::Error) -> ExitCode {
-        let _ = e.print();
-        ExitCode::from(if e.use_stderr() { self.usage_code } else { 0 })
+        if !e.use_stderr() {
+            let _ = e.print();
+            return ExitCode::from(0);
+        }
+        eprintln!("{}", self.usage_line(&e.render().to_string()));
+        ExitCode::from(self.usage_code)
+    }
+
+    /// clap's several lines of error, usage and tips as one line: the
+    /// error, clap's tips (a similar argument...), and where help is.
+    pub fn usage_line(self, clap_text: &str) -> String {
+        let mut lines = clap_text.lines().map(str::trim).filter(|l| !l.is_empty());
+        let first = lines.next().unwrap_or("bad command line");
+        let what = first.strip_prefix("error: ").unwrap_or(first);
+        // Tips ("a similar argument exists") and the choices of a closed
+        // value ("[possible values: ...]"); the usage block is left out.
+        let tips: Vec<&str> = lines
+            .filter_map(|l| {
+                l.strip_prefix("tip: ")
+                    .or_else(|| l.strip_prefix('[').and_then(|l| l.strip_suffix(']')))
+            })
+            .collect();
+        let tips = match tips.is_empty() {
+            true => String::new(),
+            false => format!(" ({})", tips.join("; ")),
+        };
+        format!(
+            "{}{}{what}{tips}; try '{} --help'",
+            self.prefix, self.usage_kind, self.name
+        )
     }
 }
 
@@ -117,5 +154,22 @@ mod tests {
             "arena: config error: --games must be at least 1"
         );
         assert_eq!(f.code, 3);
+    }
+
+    #[test]
+    fn a_usage_error_is_one_line_with_the_tips_and_a_hint_to_help() {
+        let clap_text = "error: unexpected argument '--gmae' found\n\n  tip: a similar argument exists: '--game'\n\nUsage: stackfish perft --game <GAME>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            STACKFISH.usage_line(clap_text),
+            "error: unexpected argument '--gmae' found (a similar argument exists: '--game'); try 'stackfish --help'"
+        );
+        assert_eq!(
+            STACKFISH.usage_line("error: invalid value 'cmd' for '<SHELL>'\n  [possible values: bash, zsh]\n\nFor more information, try '--help'.\n"),
+            "error: invalid value 'cmd' for '<SHELL>' (possible values: bash, zsh); try 'stackfish --help'"
+        );
+        assert_eq!(
+            ARENA.usage_line("error: a value is required for '--games <GAMES>' but none was supplied\n\nFor more information, try '--help'.\n"),
+            "arena: usage error: a value is required for '--games <GAMES>' but none was supplied; try 'arena --help'"
+        );
     }
 }

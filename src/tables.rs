@@ -3,14 +3,15 @@
 //! `EndgameTables` seam (the engine crate itself reads no files).
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use stackfish_engine::{EndgameTables, LoadError};
 use stackfish_tables::TableSet;
 
-/// The Silo tables of one folder, as the engine probes them.
+/// The Silo tables of one folder, as the engine probes them, and the
+/// problems already reported.
 #[derive(Debug)]
-pub struct SiloTables(pub TableSet);
+pub struct SiloTables(pub TableSet, pub Mutex<Vec<String>>);
 
 impl EndgameTables for SiloTables {
     fn probe(&self, position: &dyn std::any::Any) -> Option<(Vec<String>, i32)> {
@@ -24,11 +25,23 @@ impl EndgameTables for SiloTables {
             .map(|t| t.config().to_string())
             .collect()
     }
+
+    fn new_problems(&self) -> Vec<String> {
+        let mut reported = self.1.lock().unwrap_or_else(|e| e.into_inner());
+        let new: Vec<String> = self
+            .0
+            .problems()
+            .into_iter()
+            .filter(|p| !reported.contains(p))
+            .collect();
+        reported.extend(new.iter().cloned());
+        new
+    }
 }
 
 /// The engine's `TableLoader`: maps the tables of `folder`, with a note per
 /// file skipped.
 pub fn load(folder: &Path) -> Result<(Arc<dyn EndgameTables>, Vec<String>), LoadError> {
     let (set, notes) = TableSet::open_folder(folder)?;
-    Ok((Arc::new(SiloTables(set)), notes))
+    Ok((Arc::new(SiloTables(set, Mutex::default())), notes))
 }

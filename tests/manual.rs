@@ -191,3 +191,42 @@ fn an_unknown_shell_is_refused_with_the_choices() {
         assert!(out.stdout.is_empty(), "{exe}: printed a script anyway");
     }
 }
+
+#[test]
+fn a_bad_command_line_is_one_error_line_with_a_hint_to_help() {
+    for (exe, args, line, code) in [
+        (
+            STACKFISH,
+            &["perft", "--gmae", "x"][..],
+            "error: unexpected argument '--gmae' found",
+            2,
+        ),
+        (
+            STACKFISH,
+            &["frobnicate"][..],
+            "error: unrecognized subcommand 'frobnicate'",
+            2,
+        ),
+        (
+            ARENA,
+            &["--games"][..],
+            "arena: usage error: a value is required for '--games <GAMES>' but none was supplied",
+            3,
+        ),
+    ] {
+        let out = run(exe, args);
+        assert_eq!(out.status.code(), Some(code), "{exe} {args:?}");
+        let err = text(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with(line), "{err}");
+        let name = if exe == STACKFISH {
+            "stackfish"
+        } else {
+            "arena"
+        };
+        assert!(
+            err.trim_end().ends_with(&format!("; try '{name} --help'")),
+            "{err}"
+        );
+    }
+}

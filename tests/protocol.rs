@@ -498,3 +498,176 @@ fn perft_command_reports_and_rejects_bad_input() {
         .unwrap();
     assert!(String::from_utf8_lossy(&bad.stderr).contains("field"));
 }
+
+/// The binary's whole output for `input` on a pipe (end of input after
+/// it), run by `sh -c "<shell>; exec stackfish"` so a test can set limits.
+fn piped_with(shell: &str, input: &str) -> (Option<i32>, String) {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!("{shell}; exec \"$0\""))
+        .arg(env!("CARGO_BIN_EXE_stackfish"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("writes");
+    drop(stdin);
+    let out = child.wait_with_output().expect("ends");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), text)
+}
+
+#[test]
+fn a_hash_the_memory_cannot_hold_is_an_error_and_the_old_table_stays() {
+    // 1 GB of address space: the default table fits, 16 GB does not.
+    let (code, out) = piped_with(
+        "ulimit -v 1000000",
+        "setoption name Hash value 16384\nisready\nposition startpos\ngo depth 2\nquit\n",
+    );
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(
+            "info string error: option Hash: cannot allocate 16384 MB (17179869184 bytes): \
+             not enough memory; the previous table is kept"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("readyok") && out.contains("\nbestmove "),
+        "{out}"
+    );
+}
+
+fn piped(input: &str) -> String {
+    let (code, out) = piped_with(":", input);
+    assert_eq!(code, Some(0), "{out}");
+    out
+}
+
+#[test]
+fn commands_queued_behind_a_search_run_after_it_also_at_quit_and_end_of_input() {
+    // `quit` stops the search (as Stockfish does), then the queued query is
+    // answered, in order, before the engine ends.
+    for end in ["quit\nisready\n", ""] {
+        let out = piped(&format!("go depth 8\nquery result\nd\n{end}"));
+        let lines: Vec<&str> = out.lines().collect();
+        let best = lines.iter().position(|l| l.starts_with("bestmove "));
+        let response = lines.iter().position(|l| *l == "response none");
+        assert!(best.is_some() && response > best, "{out}");
+        assert!(
+            lines.len() > response.unwrap() + 1,
+            "d after the query: {out}"
+        );
+        // Nothing is read after quit.
+        assert!(!out.contains("readyok"), "{out}");
+    }
+    // A search queued behind a search that quit ends is stopped at once too.
+    let out = piped("go depth 30\ngo depth 30\nquery gameover\nquit\n");
+    assert_eq!(out.matches("bestmove ").count(), 2, "{out}");
+    assert!(out.ends_with("response false\n"), "{out}");
+}
+
+/// The binary with a thread turning its output into timed lines.
+fn interactive() -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    Receiver<String>,
+) {
+    let mut child = spawn_engine();
+    let stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in stdout.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    (child, stdin, rx)
+}
+
+/// Lines until one starts with `prefix`, waiting at most `wait` in all.
+fn wait_for(rx: &Receiver<String>, prefix: &str, wait: Duration) -> Vec<String> {
+    let until = Instant::now() + wait;
+    let mut seen = Vec::new();
+    loop {
+        let left = until.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => {
+                let done = line.starts_with(prefix);
+                seen.push(line);
+                if done {
+                    return seen;
+                }
+            }
+            Err(_) => panic!("no '{prefix}' within {wait:?}: {seen:?}"),
+        }
+    }
+}
+
+fn exits_within(child: &mut std::process::Child, wait: Duration) {
+    let deadline = Instant::now() + wait;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success());
+            return;
+        }
+        assert!(Instant::now() < deadline, "the engine did not exit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn go_infinite_with_a_node_limit_waits_for_stop() {
+    let (mut child, mut stdin, rx) = interactive();
+    writeln!(stdin, "position startpos\ngo infinite nodes 2000").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    writeln!(stdin, "isready").unwrap();
+    let seen = wait_for(&rx, "readyok", Duration::from_secs(10));
+    assert!(!seen.iter().any(|l| l.starts_with("bestmove")), "{seen:?}");
+    writeln!(stdin, "stop").unwrap();
+    wait_for(&rx, "bestmove ", Duration::from_secs(10));
+    writeln!(stdin, "quit").unwrap();
+    exits_within(&mut child, Duration::from_secs(5));
+}
+
+#[test]
+fn perft_and_bench_answer_isready_and_quit_while_they_run() {
+    for job in ["go perft 9", "bench 30"] {
+        let (mut child, mut stdin, rx) = interactive();
+        writeln!(stdin, "position startpos\n{job}").unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        writeln!(stdin, "isready").unwrap();
+        let seen = wait_for(&rx, "readyok", Duration::from_secs(2));
+        assert!(
+            !seen.iter().any(|l| l.starts_with("Nodes searched")),
+            "{seen:?}"
+        );
+        writeln!(stdin, "quit").unwrap();
+        exits_within(&mut child, Duration::from_secs(2));
+    }
+}
+
+#[test]
+fn unknown_input_is_echoed_escaped_and_cut() {
+    let long = "y".repeat(1_000_000);
+    let out = piped(&format!(
+        "hello\rworld\u{1b}[2J\u{7}\n{long}\nsetoption name Le\u{1b}vl value 3\n"
+    ));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "info string unknown command: hello\\rworld\\u{1b}[2J\\u{7}"
+    );
+    assert_eq!(
+        lines[1],
+        format!(
+            "info string unknown command: {}... (1000000 characters)",
+            "y".repeat(80)
+        )
+    );
+    assert_eq!(lines[2], "info string error: unknown option 'Le\\u{1b}vl'");
+    assert!(!out.contains('\r') && !out.contains('\u{1b}'), "{out:?}");
+}

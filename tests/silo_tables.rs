@@ -315,3 +315,79 @@ fn arena_adjudicates_from_the_table_and_records_the_value() {
         run.output
     );
 }
+
+#[test]
+fn a_table_truncated_under_the_engine_is_refused_with_a_message_and_the_engine_goes_on() {
+    let dir = temp_dir("tb-truncated");
+    let (path, _) = write_table(&dir, MEDIUM, "silo-6x6.tbl");
+    let mut child = Command::new(stackfish())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("engine starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut reader = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut until = |stdin: &mut std::process::ChildStdin, send: &[String], end: &str| {
+        for l in send {
+            writeln!(stdin, "{l}").expect("writes");
+        }
+        let mut seen = Vec::new();
+        loop {
+            let mut line = String::new();
+            let n = reader.read_line(&mut line).expect("reads");
+            assert!(n > 0, "the engine ended; it said {seen:?}");
+            let line = line.trim_end().to_string();
+            let done = line.starts_with(end);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    };
+    let loaded = until(
+        &mut stdin,
+        &[
+            "uci".into(),
+            "setoption name Game value silo".into(),
+            format!("setoption name SiloTablePath value {}", dir.display()),
+            "isready".into(),
+        ],
+        "readyok",
+    );
+    assert!(
+        loaded.iter().any(|l| l.contains("1 table(s)")),
+        "{loaded:?}"
+    );
+    let len = std::fs::metadata(&path).expect("exists").len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .expect("opens")
+        .set_len(len / 3)
+        .expect("truncates");
+    // A memory-mapped table faults here (SIGBUS) and the engine dies.
+    let answer = until(
+        &mut stdin,
+        &[format!("position fen {MEDIUM}"), "go depth 2".into()],
+        "bestmove",
+    );
+    assert!(
+        answer
+            .iter()
+            .any(|l| l.starts_with("info string error: table ") && l.contains("changed on disk")),
+        "{answer:?}"
+    );
+    assert!(answer.last().expect("bestmove").len() > "bestmove ".len());
+    // Said once; the engine still answers, from the search.
+    let again = until(&mut stdin, &["go depth 2".into()], "bestmove");
+    assert!(
+        !again.iter().any(|l| l.contains("changed on disk")),
+        "{again:?}"
+    );
+    assert_eq!(
+        until(&mut stdin, &["isready".into()], "readyok"),
+        ["readyok"]
+    );
+    writeln!(stdin, "quit").expect("writes");
+    assert!(child.wait().expect("waits").success());
+}

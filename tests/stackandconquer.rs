@@ -338,3 +338,30 @@ fn a_match_on_a_ring_plays_from_its_openings() {
         "the engines got the ring"
     );
 }
+
+#[test]
+fn import_refuses_a_device_a_fifo_and_a_huge_file_at_once() {
+    let dir = scratch("unbounded");
+    let zero = dir.join("zero.in");
+    std::os::unix::fs::symlink("/dev/zero", &zero).expect("a symbolic link");
+    let fifo = dir.join("fifo.in");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let huge = dir.join("huge.in");
+    std::fs::write(&huge, "1".repeat(5 << 20)).expect("writes");
+    // Reading /dev/zero runs out of memory, opening the FIFO blocks.
+    for (path, needle) in [
+        (&zero, "zero.in: not a regular file"),
+        (&fifo, "fifo.in: not a regular file"),
+        (
+            &huge,
+            "huge.in: 5242880 bytes: larger than the 4194304 bytes this file may have",
+        ),
+    ] {
+        let out = stackfish(&["import", path.to_str().expect("utf-8")]);
+        assert_refused(&out, needle);
+    }
+}

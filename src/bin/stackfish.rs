@@ -706,6 +706,9 @@ fn train(
     Ok(())
 }
 
+/// The largest network file read (today's is well under 1 MB).
+const MAX_NETWORK_BYTES: u64 = 64 << 20;
+
 /// `STACKFISH_NET=<file>` plays the Mixtour network in that file instead of
 /// the built-in one, `STACKFISH_NET=none` the linear evaluation (for
 /// measuring networks without a rebuild; docs/development.md). A file that
@@ -719,7 +722,7 @@ fn use_network_of_environment() {
         install(None);
         return;
     }
-    let read = std::fs::read(&value)
+    let read = stackfish::stackandconquer::fs::read_regular(value.as_ref(), MAX_NETWORK_BYTES)
         .map_err(|e| e.to_string())
         .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
     match read {

@@ -4,11 +4,14 @@
 use crate::tables::LoadError;
 use crate::MAX_HASH_MB;
 
-/// A transposition table size out of range.
+/// A transposition table that cannot be had; the old one is kept.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("Hash must be 1 to {MAX_HASH_MB} MB")]
-pub struct HashSizeError {
-    pub mb: usize,
+pub enum HashSizeError {
+    #[error("Hash must be 1 to {MAX_HASH_MB} MB")]
+    Range { mb: usize },
+    /// The memory is not there (the allocation failed).
+    #[error("option Hash: cannot allocate {mb} MB ({bytes} bytes): not enough memory; the previous table is kept")]
+    Memory { mb: usize, bytes: usize },
 }
 
 /// A `setoption` that could not be carried out; nothing changed.

@@ -89,9 +89,11 @@ pub enum BestMove {
 /// Allocates a transposition table of `mb` MB, or says why it cannot.
 pub fn allocate_shared(mb: usize) -> Result<Arc<Shared>, HashSizeError> {
     if !(1..=MAX_HASH_MB).contains(&mb) {
-        return Err(HashSizeError { mb });
+        return Err(HashSizeError::Range { mb });
     }
-    Ok(Arc::new(Shared::new(mb)))
+    Shared::try_new(mb)
+        .map(Arc::new)
+        .map_err(|e| HashSizeError::Memory { mb, bytes: e.bytes })
 }
 
 /// What the program around the engine provides that this crate cannot: the
@@ -165,6 +167,14 @@ impl Engine {
     /// Searches the current position; the stop flag of `shared` ends it.
     pub fn go(&mut self, params: &GoParams, report: &mut dyn FnMut(&Info)) -> BestMove {
         self.session.go(&self.shared, params, &self.options, report)
+    }
+
+    /// What has gone wrong with the endgame tables since the last call.
+    pub fn table_problems(&self) -> Vec<String> {
+        self.options
+            .tables
+            .as_ref()
+            .map_or_else(Vec::new, |t| t.set.new_problems())
     }
 }
 

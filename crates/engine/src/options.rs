@@ -3,6 +3,7 @@
 //! `setoption` is parsed against it; `Options::default` takes its numbers
 //! from it too. A new option is one row here.
 
+use stackfish_games::echo::echo;
 use std::path::Path;
 
 use stackfish_games::variant_names;
@@ -185,22 +186,18 @@ pub(crate) fn set(
     let option = OPTIONS
         .iter()
         .find(|o| key(o.name) == wanted)
-        .ok_or_else(|| OptionError::Unknown {
-            name: name.to_string(),
-        })?;
+        .ok_or_else(|| OptionError::Unknown { name: echo(name) })?;
     match option.kind {
         Kind::Spin {
             min, max, store, ..
         } => {
-            let v = value.ok_or_else(|| OptionError::NeedsValue {
-                name: name.to_string(),
-            })?;
+            let v = value.ok_or_else(|| OptionError::NeedsValue { name: echo(name) })?;
             let n = match v.trim().parse::<u64>() {
                 Ok(n) if (min..=max).contains(&n) => n,
                 _ => {
                     return Err(OptionError::NotANumber {
-                        name: name.to_string(),
-                        value: v.to_string(),
+                        name: echo(name),
+                        value: echo(v),
                         min,
                         max,
                     })

@@ -13,6 +13,12 @@ pub trait EndgameTables: Send + Sync + std::fmt::Debug {
     fn probe(&self, position: &dyn std::any::Any) -> Option<(Vec<String>, i32)>;
     /// One line per table loaded, for the option's report.
     fn describe(&self) -> Vec<String>;
+    /// What has gone wrong with the tables since the last call (a file
+    /// changed on disk, a damaged block), each said once: the engine sends
+    /// them as `info string error: ...` before its `bestmove`.
+    fn new_problems(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
 
 /// Why a folder of tables could not be read: the host's own error.

@@ -4,6 +4,7 @@
 use base64::engine::general_purpose::{STANDARD, STANDARD_PAD_INDIFFERENT};
 use base64::Engine;
 use serde_json::{Map, Value};
+use stackfish_games::echo::echo;
 
 use super::{Cell, Description, SacError, PADDING};
 use stackfish_games::Side;
@@ -42,7 +43,7 @@ fn positive_text(what: impl Fn() -> String, text: &str) -> Result<u32, SacError>
         .filter(|&n| n > 0 && text.bytes().all(|b| b.is_ascii_digit()))
         .ok_or_else(|| SacError::Count {
             what: what(),
-            found: text.to_string(),
+            found: echo(text),
         })
 }
 
@@ -114,7 +115,7 @@ fn get<'a>(obj: &'a Map<String, Value>, key: &'static str) -> Result<&'a Value, 
 fn whole(value: &Value, what: impl Fn() -> String, min: u64) -> Result<u32, SacError> {
     let bad = || SacError::Count {
         what: what(),
-        found: value.to_string(),
+        found: echo(&value.to_string()),
     };
     match value {
         Value::Number(n) => n

@@ -23,9 +23,49 @@ pub fn read_path(path: &Path, goal: Option<u32>) -> Result<Description, SacError
 fn read_file(path: &Path) -> Result<(FileKind, Vec<u8>), SacError> {
     let kind =
         FileKind::of(path).ok_or_else(|| SacError::UnknownKind(path.display().to_string()))?;
-    let bytes =
-        std::fs::read(path).map_err(|e| SacError::Io(format!("{}: {e}", path.display())))?;
+    let bytes = read_regular(path, MAX_FILE_BYTES)
+        .map_err(|e| SacError::Io(format!("{}: {e}", path.display())))?;
     Ok((kind, bytes))
+}
+
+/// The largest StackAndConquer file read: the largest board the rules
+/// allow is a few kilobytes, a saved game with its moves a few hundred.
+pub const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// The bytes of the regular file `path` (symbolic links followed), if it
+/// has at most `limit` bytes: a device (`/dev/zero`), a FIFO or a folder
+/// is refused before it is opened (opening a FIFO would block), and a
+/// file that grows past `limit` while read is refused, so no input makes
+/// a reader wait for ever or run out of memory. The one way stackfish
+/// reads a whole file named by a user.
+pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        let what = if meta.is_dir() {
+            "a folder"
+        } else {
+            "not a regular file"
+        };
+        return Err(Error::new(ErrorKind::InvalidInput, what));
+    }
+    let too_big = |n: String| {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!("{n} bytes: larger than the {limit} bytes this file may have"),
+        )
+    };
+    if meta.len() > limit {
+        return Err(too_big(meta.len().to_string()));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(format!("more than {limit}")));
+    }
+    Ok(bytes)
 }
 
 /// `stackfish import`: the position string of a file, checked by the rules

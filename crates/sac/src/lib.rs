@@ -10,7 +10,7 @@
 
 mod error;
 mod files;
-mod fs;
+pub mod fs;
 #[cfg(test)]
 mod tests;
 

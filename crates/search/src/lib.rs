@@ -133,8 +133,17 @@ pub struct Shared {
 
 impl Shared {
     pub fn new(hash_mb: usize) -> Shared {
+        Shared::with_table(Tt::new(hash_mb))
+    }
+
+    /// `new`, or the allocation's error when the memory is not there.
+    pub fn try_new(hash_mb: usize) -> Result<Shared, tt::AllocError> {
+        Tt::try_new(hash_mb).map(Shared::with_table)
+    }
+
+    fn with_table(tt: Tt) -> Shared {
         Shared {
-            tt: Tt::new(hash_mb),
+            tt,
             stop: AtomicBool::new(false),
             abort: AtomicBool::new(false),
             helper_nodes: AtomicU64::new(0),

@@ -38,6 +38,20 @@ pub struct Entry {
 //   bits 48..56  depth      (u8, depth + DEPTH_OFFSET so quiescence fits)
 //   bits 56..58  bound      (2 bits, 0 = empty slot)
 //   bits 58..64  age        (6 bits, search generation modulo 64)
+/// A table whose memory could not be had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate {bytes} bytes for the transposition table")]
+pub struct AllocError {
+    pub bytes: usize,
+}
+
+impl AllocError {
+    fn layout(&self) -> std::alloc::Layout {
+        std::alloc::Layout::array::<AtomicU64>(self.bytes / 8)
+            .unwrap_or_else(|_| std::alloc::Layout::new::<AtomicU64>())
+    }
+}
+
 const DEPTH_OFFSET: i32 = 8;
 const BUCKET: usize = 2;
 const AGE_CYCLE: u8 = 64;
@@ -49,22 +63,34 @@ pub struct Tt {
 }
 
 impl Tt {
-    /// A table of `mb` mebibytes (at least one bucket).
+    /// A table of `mb` mebibytes (at least one bucket); aborts the process
+    /// if the memory is not there (see `try_new`).
     pub fn new(mb: usize) -> Tt {
-        let buckets = (mb.max(1) * 1024 * 1024 / (16 * BUCKET)).max(1);
-        let slots = std::iter::repeat_with(|| AtomicU64::new(0))
-            .take(buckets * BUCKET * 2)
-            .collect();
-        let tt = Tt {
+        match Tt::try_new(mb) {
+            Ok(tt) => tt,
+            Err(e) => std::alloc::handle_alloc_error(e.layout()),
+        }
+    }
+
+    /// A table of `mb` mebibytes (at least one bucket), or the allocation's
+    /// error when the memory is not there, so that a `setoption name Hash`
+    /// too big for the machine is an error and not an abort.
+    pub fn try_new(mb: usize) -> Result<Tt, AllocError> {
+        let buckets = (mb.max(1).saturating_mul(1024 * 1024) / (16 * BUCKET)).max(1);
+        let n = buckets.saturating_mul(BUCKET * 2);
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(n).map_err(|_| AllocError {
+            bytes: n.saturating_mul(8),
+        })?;
+        // Writing the zeroes takes the page faults here (before `readyok`)
+        // instead of in the first search, where concurrent threads would
+        // fault on the lazily mapped memory together.
+        slots.resize_with(n, || AtomicU64::new(0));
+        Ok(Tt {
             slots,
             buckets,
             age: AtomicU8::new(0),
-        };
-        // The zeroed memory may come lazily mapped; writing it now takes the
-        // page faults here (before `readyok`) instead of in the first search,
-        // where concurrent threads would fault on it together.
-        tt.clear();
-        tt
+        })
     }
 
     pub fn clear(&self) {

@@ -26,6 +26,9 @@ pub const LEVEL: i32 = 3;
 /// never sits in memory beside the whole table.
 const BATCH: u64 = 256;
 
+/// A zstd frame's first four bytes (0xFD2FB528, little-endian).
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+
 /// Where the blocks of a version-2 file are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Layout {
@@ -68,39 +71,50 @@ impl Layout {
         start..(start + self.per_block).min(self.entries)
     }
 
-    /// Checks the block index of `file` (the whole file): it fits, starts
-    /// right after itself, never goes backwards and ends at the end of the
-    /// file, so every block's bytes can then be taken without checks.
+    /// Checks the block index of `file` (the whole file): see `offsets`.
     pub fn check_index(&self, file: &[u8]) -> Result<(), FormatError> {
+        let end = (HEADER_LEN as u64 + self.index_len()).min(file.len() as u64) as usize;
+        self.offsets(&file[HEADER_LEN.min(end)..end], file.len() as u64)
+            .map(|_| ())
+    }
+
+    /// The block offsets of `index` (the bytes after the header, as many as
+    /// the file has up to the index's length) in a file of `file_len`
+    /// bytes, checked: the index fits, block 0 starts right after it, no
+    /// block goes backwards and the last ends at the end of the file, so
+    /// every block's bytes can then be taken without checks.
+    pub fn offsets(&self, index: &[u8], file_len: u64) -> Result<Vec<u64>, FormatError> {
         let bad = |what: String| Err(FormatError(format!("block index: {what}")));
         let first = HEADER_LEN as u64 + self.index_len();
-        if (file.len() as u64) < first {
+        if file_len < first || (index.len() as u64) < self.index_len() {
             return bad(format!(
-                "{} blocks need {first} bytes before the first block; the file has {}",
+                "{} blocks need {first} bytes before the first block; the file has {file_len}",
                 self.blocks,
-                file.len()
             ));
         }
-        if offset_at(file, 0) != first {
+        let offsets: Vec<u64> = index
+            .chunks_exact(8)
+            .take(self.blocks as usize + 1)
+            .map(|b| u64::from_le_bytes(b.try_into().expect("8 bytes")))
+            .collect();
+        if offsets[0] != first {
             return bad(format!(
                 "block 0 starts at {}, expected {first} (right after the index)",
-                offset_at(file, 0)
+                offsets[0]
             ));
         }
-        for k in 0..self.blocks {
-            let (start, end) = (offset_at(file, k), offset_at(file, k + 1));
-            if end <= start {
-                return bad(format!("block {k} runs from {start} to {end}"));
+        for (k, pair) in offsets.windows(2).enumerate() {
+            if pair[1] <= pair[0] {
+                return bad(format!("block {k} runs from {} to {}", pair[0], pair[1]));
             }
         }
-        let end = offset_at(file, self.blocks);
-        if end != file.len() as u64 {
+        let end = offsets[self.blocks as usize];
+        if end != file_len {
             return bad(format!(
-                "the last block ends at {end}, the file is {} bytes",
-                file.len()
+                "the last block ends at {end}, the file is {file_len} bytes"
             ));
         }
-        Ok(())
+        Ok(offsets)
     }
 
     /// Decompresses block `k` of `file` (whose index has been checked) into
@@ -113,6 +127,27 @@ impl Layout {
         out: &mut [u8],
     ) -> Result<(), FormatError> {
         let frame = &file[offset_at(file, k) as usize..offset_at(file, k + 1) as usize];
+        self.decompress_frame(k, frame, zstd, out)
+    }
+
+    /// Decompresses `frame`, block `k`, into `out`, which has the block's
+    /// length. The frame must carry its content checksum (every block this
+    /// code writes does), so that a damaged block is refused rather than
+    /// answered from.
+    pub fn decompress_frame(
+        &self,
+        k: u64,
+        frame: &[u8],
+        zstd: &mut Decompressor<'_>,
+        out: &mut [u8],
+    ) -> Result<(), FormatError> {
+        // The frame header: 4 magic bytes, then the descriptor whose bit 2
+        // says a checksum ends the frame (RFC 8878, 3.1.1.1.1).
+        if frame.len() < 5 || frame[..4] != ZSTD_MAGIC || frame[4] & 0x04 == 0 {
+            return Err(FormatError(format!(
+                "block {k} is not a zstd frame with a content checksum"
+            )));
+        }
         match zstd.decompress_to_buffer(frame, out) {
             Ok(n) if n == out.len() => Ok(()),
             Ok(n) => Err(FormatError(format!(

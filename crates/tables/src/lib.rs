@@ -51,7 +51,7 @@ pub fn build_command(
         built.edges,
         format::hex(&h.checksum),
         path.display(),
-        table.bytes().len()
+        table.file_len()
     ))
 }
 
@@ -62,7 +62,14 @@ pub fn verify_command(
     progress: &(dyn Fn(u64, u64) + Sync),
 ) -> Result<String, TableError> {
     let table = Table::open(path)?;
-    let n = verify::verify(table.bytes(), progress)?;
+    let file =
+        std::fs::File::open(path).map_err(|e| FormatError(format!("{}: {e}", path.display())))?;
+    // Safety: `stackfish solve --verify` reads the whole file once; a file
+    // truncated under it ends the command (SIGBUS), which protocol.md says
+    // (the engine and `serve` never map a table).
+    let map = unsafe { memmap2::Mmap::map(&file) }
+        .map_err(|e| FormatError(format!("{}: {e}", path.display())))?;
+    let n = verify::verify(&map, progress)?;
     Ok(format!(
         "Configuration: {}\n{}verified: {n} positions\n",
         table.config(),

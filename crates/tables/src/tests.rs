@@ -490,3 +490,83 @@ fn a_value_reads_as_the_explorer_shows_it() {
         "Blue to move loses in 30 plies"
     );
 }
+
+#[test]
+fn a_table_truncated_or_rewritten_while_open_is_refused_not_a_crash() {
+    let n = SMALL.entries();
+    let first = Row::at(0, SMALL).position(SMALL, Side::P1);
+    let last = Row::at(n - 1, SMALL).position(SMALL, Side::P1);
+    for plain in [false, true] {
+        let path = temp_path(if plain {
+            "small-cut-plain"
+        } else {
+            "small-cut"
+        });
+        let built = build(SMALL, &|_, _| {}).expect("builds");
+        if plain {
+            built.write_plain(&path).expect("writes");
+        } else {
+            built.write_blocks(&path, TEST_BLOCK).expect("writes");
+        }
+        let table = Table::open(&path).expect("opens");
+        assert_eq!(table.problem(), None);
+        let len = std::fs::metadata(&path).expect("exists").len();
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .expect("opens for writing");
+        // Under a memory map, reading the last entry now faults (SIGBUS).
+        file.set_len(len / 2).expect("truncates");
+        assert_eq!(table.value(&last), None, "plain {plain}");
+        let problem = table.problem().expect("the table is refused");
+        assert!(
+            problem.contains("changed on disk") && problem.contains(&format!("{len} bytes then")),
+            "{problem}"
+        );
+        // Refused for good, even where the file is still long enough.
+        file.set_len(len).expect("grows back");
+        assert_eq!(table.value(&first), None);
+    }
+}
+
+#[test]
+fn a_plain_table_with_a_damaged_entry_under_a_good_header_is_refused() {
+    let file = plain_file(SMALL, "small-damaged-plain");
+    let i = first_entry(&file, |v| v != Value::Win(127));
+    let mut bad = file.clone();
+    // An entry made a win in 127 plies: a good header, a wrong entry.
+    bad[HEADER_LEN + i] = format::encode(Value::Win(127)).expect("encodes");
+    let path = temp_path("small-damaged-plain-2");
+    std::fs::write(&path, &bad).expect("writes");
+    let err = Table::open(&path).expect_err("refused");
+    assert!(err.0.contains("damaged: the entries hash to"), "{err}");
+    let (set, notes) = TableSet::open_folder(path.parent().expect("folder")).expect("reads");
+    assert!(set.is_empty());
+    assert!(
+        notes[0].contains("damaged") && notes[0].ends_with("ignored"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn a_block_without_its_checksum_is_refused() {
+    let path = built_file(SMALL, "small-no-checksum");
+    let mut file = std::fs::read(&path).expect("reads");
+    let block_2 = u64::from_le_bytes(
+        file[HEADER_LEN + 16..HEADER_LEN + 24]
+            .try_into()
+            .expect("8 bytes"),
+    ) as usize;
+    // Clearing the descriptor's checksum flag leaves a frame zstd would
+    // decompress unchecked.
+    file[block_2 + 4] &= !0x04;
+    std::fs::write(&path, &file).expect("writes");
+    let table = Table::open(&path).expect("the header and index are good");
+    let in_block = |k: u64| Row::at(k * TEST_BLOCK as u64, SMALL).position(SMALL, Side::P1);
+    assert_eq!(table.value(&in_block(2)), None);
+    let problem = table.problem().expect("refused");
+    assert!(
+        problem.contains("block 2 is not a zstd frame with a content checksum"),
+        "{problem}"
+    );
+}

@@ -2,6 +2,7 @@
 //! says which token was wrong. Tokens are separated by any white space.
 
 use crate::GoParams;
+use stackfish_games::echo::echo;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -113,7 +114,7 @@ pub fn parse(line: &str) -> Result<(Command, Vec<String>), ParseError> {
             _ => return Err(bad("bench", "expected at most one argument, the depth")),
         },
         "debug" => Command::Debug,
-        _ => return Err(ParseError::Unknown(line.trim().to_string())),
+        _ => return Err(ParseError::Unknown(echo(line.trim()))),
     };
     Ok((command, Vec::new()))
 }

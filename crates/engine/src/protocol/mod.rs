@@ -14,7 +14,7 @@ pub mod command;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 
 pub use crate::Host;
@@ -98,7 +98,7 @@ impl Protocol {
         }
         if self.held.is_some() {
             self.state.during_search(line.to_string());
-            if self.state.stop.stop.load(Relaxed) {
+            if self.state.stopped.load(Relaxed) {
                 self.release();
             }
         } else {
@@ -123,17 +123,26 @@ impl Protocol {
     }
 
     fn handle(&mut self, line: &str) {
-        let Some(Command::Go(params)) = self.state.handle(line) else {
+        let Some(job) = self.state.handle(line) else {
             return;
         };
         let Some(engine) = self.state.engine.as_mut() else {
             return;
         };
         let out = self.state.out.clone();
+        let params = match job {
+            Job::Go(params) => params,
+            other => return other.run(&out, engine),
+        };
         start_go(&out, engine, &params);
         self.state.stop = engine.shared().clone();
+        self.state.stopped.store(self.state.quitting, Relaxed);
+        if self.state.quitting {
+            self.state.stop.stop.store(true, Relaxed);
+        }
         let best = engine.go(&params, &mut |info| out.line(&info_line(info)));
-        if params.infinite && !self.state.stop.stop.load(Relaxed) {
+        table_problems(&out, engine);
+        if params.infinite && !self.state.stopped.load(Relaxed) {
             self.held = Some(best);
         } else {
             answer(&out, best);
@@ -145,7 +154,9 @@ impl Protocol {
         if let Some(best) = self.held.take() {
             answer(&self.state.out, best);
         }
-        while self.held.is_none() && !self.state.quitting {
+        // Queued commands run in order, also after `quit` (a `go` among
+        // them is stopped at once, as the search before it was).
+        while self.held.is_none() {
             let Some(line) = self.state.queue.pop_front() else {
                 break;
             };
@@ -161,8 +172,36 @@ struct State {
     engine: Option<Engine>,
     /// The stop flag of the last search started.
     stop: Arc<Shared>,
+    /// Whether the GUI has sent `stop` or `quit` since the last `go` (a
+    /// limit reached also sets `stop`, and must not end `go infinite`).
+    stopped: Arc<AtomicBool>,
     queue: VecDeque<String>,
     quitting: bool,
+}
+
+/// What a command hands back to run on the search thread: a search, or
+/// `go perft` and `bench`, which run to their end (`stop` does not end
+/// them; `quit` ends the program at once).
+enum Job {
+    Go(GoParams),
+    Perft(u32),
+    Bench(Option<i32>),
+}
+
+impl Job {
+    /// Runs `go perft` or `bench` (not `go`, which needs the loop).
+    fn run(self, out: &Out, engine: &Engine) {
+        match self {
+            Job::Go(_) => {}
+            Job::Perft(depth) => {
+                let report = engine.session().game().perft(depth, true);
+                for l in report.lines() {
+                    out.line(l);
+                }
+            }
+            Job::Bench(depth) => bench(out, depth),
+        }
+    }
 }
 
 impl State {
@@ -171,6 +210,7 @@ impl State {
         State {
             out,
             stop: engine.shared().clone(),
+            stopped: Arc::default(),
             engine: Some(engine),
             queue: VecDeque::new(),
             quitting: false,
@@ -181,22 +221,33 @@ impl State {
         self.out.line(&format!("info string {text}"));
     }
 
-    /// While searching: `isready`, `stop` and `quit` act now; the rest waits.
+    /// While searching: `isready`, `stop` and `quit` act now; the rest waits
+    /// in order for the search to end (nothing is read after `quit`).
     fn during_search(&mut self, line: String) {
+        if self.quitting {
+            return;
+        }
         match line.split_whitespace().next() {
             Some("isready") => self.out.line("readyok"),
-            Some("stop") => self.stop.stop.store(true, Relaxed),
+            Some("stop") => self.stop_search(),
             Some("quit") => {
                 self.quitting = true;
-                self.stop.stop.store(true, Relaxed);
+                self.stop_search();
             }
             Some("ponderhit") => {}
             _ => self.queue.push_back(line),
         }
     }
 
-    /// Carries out one command; a `go` is handed back for the caller to run.
-    fn handle(&mut self, line: &str) -> Option<Command> {
+    /// `stop`, `quit` or the end of input during a search.
+    fn stop_search(&self) {
+        self.stopped.store(true, Relaxed);
+        self.stop.stop.store(true, Relaxed);
+    }
+
+    /// Carries out one command; a `go`, `go perft` or `bench` is handed
+    /// back for the caller to run.
+    fn handle(&mut self, line: &str) -> Option<Job> {
         let (command, warnings) = match parse(line) {
             Ok(parsed) => parsed,
             Err(e) => {
@@ -225,13 +276,8 @@ impl State {
                     self.info_string(&format!("error: {e}; position unchanged"));
                 }
             }
-            go @ Command::Go(_) => return Some(go),
-            Command::GoPerft(depth) => {
-                let report = engine.session().game().perft(depth, true);
-                for l in report.lines() {
-                    self.out.line(l);
-                }
-            }
+            Command::Go(params) => return Some(Job::Go(params)),
+            Command::GoPerft(depth) => return Some(Job::Perft(depth)),
             Command::Stop => {}
             Command::Quit => self.quitting = true,
             Command::Query(q) => {
@@ -252,7 +298,7 @@ impl State {
                     self.out.line(l);
                 }
             }
-            Command::Bench(depth) => bench(&self.out, depth),
+            Command::Bench(depth) => return Some(Job::Bench(depth)),
         }
         None
     }
@@ -264,6 +310,14 @@ fn start_go(out: &Out, engine: &Engine, params: &GoParams) {
         out.line(&format!("info string error: {e}"));
     }
     engine.shared().arm();
+}
+
+/// Before `bestmove`: what went wrong with the endgame tables (each said
+/// once).
+fn table_problems(out: &Out, engine: &Engine) {
+    for p in engine.table_problems() {
+        out.line(&format!("info string error: {p}"));
+    }
 }
 
 /// The last lines of a search.
@@ -352,8 +406,7 @@ mod threaded {
     use std::sync::mpsc::{channel, Sender};
     use std::time::Duration;
 
-    use super::command::Command;
-    use super::{answer, info_line, start_go, Host, Out, State};
+    use super::{answer, info_line, start_go, table_problems, Host, Job, Out, State};
     use crate::Engine;
 
     enum Event {
@@ -380,34 +433,56 @@ mod threaded {
             let _ = reader_tx.send(Event::Eof);
         });
         let mut s = State::new(host, Out::new(output));
+        // Whether the job running can be stopped (a search) or runs to its
+        // end (`go perft`, `bench`: `quit` then ends the program at once).
+        let mut stoppable = true;
         while let Ok(event) = rx.recv() {
             match event {
                 Event::Line(line) if s.engine.is_none() => s.during_search(line),
-                Event::Line(line) => handle(&mut s, &line, &tx),
-                Event::Eof => {
+                Event::Line(line) => stoppable = handle(&mut s, &line, &tx),
+                // The end of input is `quit`, also during a search.
+                Event::Eof if s.engine.is_none() => {
                     s.quitting = true;
-                    s.stop.stop.store(true, Relaxed);
+                    s.stop_search();
                 }
+                Event::Eof => s.quitting = true,
                 Event::SearchDone(engine) => {
                     s.engine = Some(*engine);
-                    while s.engine.is_some() && !s.quitting {
+                    // The commands queued behind the job, in order, also
+                    // after `quit` (a `go` among them stops at once).
+                    while s.engine.is_some() {
                         let Some(line) = s.queue.pop_front() else {
                             break;
                         };
-                        handle(&mut s, &line, &tx);
+                        stoppable = handle(&mut s, &line, &tx);
                     }
                 }
             }
-            if s.quitting && s.engine.is_some() {
+            if s.quitting && (s.engine.is_some() || !stoppable) {
                 break;
             }
         }
     }
 
-    fn handle(s: &mut State, line: &str, events: &Sender<Event>) {
-        if let Some(Command::Go(params)) = s.handle(line) {
-            go(s, params, events);
+    /// Carries out `line`; whether what it left running (if anything) can
+    /// be stopped.
+    fn handle(s: &mut State, line: &str, events: &Sender<Event>) -> bool {
+        match s.handle(line) {
+            Some(Job::Go(params)) => go(s, params, events),
+            Some(job) => {
+                let Some(engine) = s.engine.take() else {
+                    return true;
+                };
+                let (out, events) = (s.out.clone(), events.clone());
+                std::thread::spawn(move || {
+                    job.run(&out, &engine);
+                    let _ = events.send(Event::SearchDone(Box::new(engine)));
+                });
+                return false;
+            }
+            None => {}
         }
+        true
     }
 
     fn go(s: &mut State, params: crate::GoParams, events: &Sender<Event>) {
@@ -416,11 +491,18 @@ mod threaded {
         };
         start_go(&s.out, &engine, &params);
         s.stop = engine.shared().clone();
-        let (out, stop, events) = (s.out.clone(), s.stop.clone(), events.clone());
+        // After `quit` a queued search is stopped at once.
+        s.stopped.store(s.quitting, Relaxed);
+        if s.quitting {
+            s.stop.stop.store(true, Relaxed);
+        }
+        let (out, stopped, events) = (s.out.clone(), s.stopped.clone(), events.clone());
         std::thread::spawn(move || {
             let best = engine.go(&params, &mut |info| out.line(&info_line(info)));
-            // In infinite mode the answer waits for `stop`, as UCI requires.
-            while params.infinite && !stop.stop.load(Relaxed) {
+            table_problems(&out, &engine);
+            // In infinite mode the answer waits for `stop` (or `quit`), as
+            // UCI requires, even when a limit ended the search.
+            while params.infinite && !stopped.load(Relaxed) {
                 std::thread::sleep(Duration::from_millis(1));
             }
             answer(&out, best);
