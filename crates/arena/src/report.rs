@@ -4,7 +4,9 @@
 //! already read those: one row per engine or pair, Elo with "±" half-width, LOS and pentanomial.
 
 use super::ratings::{CrossTable, Ratings};
-use super::stats::{EloEstimate, MatchCounts, SprtConfig, SprtStatus, SprtVerdict};
+use super::stats::{
+    signed, EloEstimate, EloReading, MatchCounts, RunVerdict, SprtConfig, SprtStatus,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -18,6 +20,10 @@ pub struct PairReport {
     pub estimate: Option<EloEstimate>,
     /// `None` when the match runs without SPRT.
     pub sprt: Option<SprtStatus>,
+    /// The run's final SPRT verdict once it has one (the end of a run or a merge): the table's
+    /// SPRT column then says `inconclusive` where the LLR alone would say `running`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<RunVerdict>,
 }
 
 impl PairReport {
@@ -33,7 +39,13 @@ impl PairReport {
             counts,
             estimate: counts.estimate(),
             sprt: sprt.map(|s| counts.sprt_status(s)),
+            verdict: None,
         }
+    }
+
+    /// The same report with the run's final verdict (see `verdict`).
+    pub fn with_verdict(self, verdict: Option<RunVerdict>) -> Self {
+        PairReport { verdict, ..self }
     }
 }
 
@@ -160,7 +172,7 @@ fn rating_table(ratings: &Ratings) -> Table {
         table.rows.push(vec![
             (rank + 1).to_string(),
             row.name.clone(),
-            format!("{:.1}", row.rating),
+            signed(row.rating, 1),
             row.error
                 .map_or_else(|| "-".to_string(), |e| format!("{e:.1}")),
             row.record.games().to_string(),
@@ -229,21 +241,33 @@ fn pair_table(pairs: &[PairReport]) -> Table {
             tri.games().to_string(),
             tri.to_string(),
             percent(tri.score()),
-            e.map_or_else(|| "-".to_string(), |e| format!("{:+.1}", e.elo)),
-            e.map_or_else(|| "-".to_string(), |e| format!("{:.1}", e.error())),
+            e.map_or_else(|| "-".to_string(), |e| elo_cell(&e)),
+            e.map_or_else(
+                || "-".to_string(),
+                |e| match e.reading() {
+                    EloReading::Interval { error, .. } => format!("{error:.1}"),
+                    _ => "-".to_string(),
+                },
+            ),
             e.and_then(|e| e.nelo)
-                .map_or_else(|| "-".to_string(), |n| format!("{n:+.1}")),
+                .map_or_else(|| "-".to_string(), |n| signed(n, 1)),
             e.map_or_else(|| "-".to_string(), |e| percent(Some(e.los))),
             percent(tri.draw_ratio()),
             p.counts.pentanomial.to_string(),
         ];
         if with_sprt {
             match p.sprt {
-                Some(s) => row.extend([
-                    format!("{:.2}", s.llr),
-                    format!("({:.2}, {:.2})", s.lower, s.upper),
-                    verdict_text(s.verdict).to_string(),
-                ]),
+                Some(s) => {
+                    let d = s.decimals();
+                    row.extend([
+                        format!("{:.d$}", s.llr),
+                        format!("({:.d$}, {:.d$})", s.lower, s.upper),
+                        match p.verdict {
+                            Some(v) => v.word().to_string(),
+                            None => s.verdict.word().to_string(),
+                        },
+                    ])
+                }
                 None => row.extend(["-", "-", "-"].map(String::from)),
             }
         }
@@ -252,11 +276,12 @@ fn pair_table(pairs: &[PairReport]) -> Table {
     table
 }
 
-fn verdict_text(v: SprtVerdict) -> &'static str {
-    match v {
-        SprtVerdict::H0Accepted => "H0 accepted",
-        SprtVerdict::H1Accepted => "H1 accepted",
-        SprtVerdict::Continue => "continue",
+/// The Elo column: the estimate, or at a 0% or 100% score the bound the games support
+/// (`> +277.4`): a perfect score has no finite Elo.
+fn elo_cell(e: &EloEstimate) -> String {
+    match e.reading() {
+        EloReading::Interval { elo, .. } => signed(elo, 1),
+        bound => bound.to_string(),
     }
 }
 
@@ -535,7 +560,7 @@ mod tests {
             "37.5%",
             "[0, 1, 1, 2, 0]",
             "(-2.94, 2.94)",
-            "continue",
+            "running",
         ] {
             assert!(
                 lines[1].contains(expected),
@@ -544,6 +569,41 @@ mod tests {
             );
         }
         assert!(lines[0].starts_with("Engine") && lines[0].contains("LLR"));
+    }
+
+    #[test]
+    fn perfect_scores_print_a_bound_and_the_final_verdict() {
+        // 20 pairs all won: no finite Elo, only the 95% lower bound -400 log10(1/0.025^(1/20)
+        // - 1) = +277.4, and no "±" (issue 23: it printed "+2400.0  0.0").
+        let sprt = SprtConfig::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        let pair = PairReport::new(
+            "a",
+            "b",
+            counts(Trinomial::new(40, 0, 0), [0, 0, 0, 0, 20]),
+            Some(&sprt),
+        );
+        let row = format_pair_table(std::slice::from_ref(&pair));
+        let row = row.lines().nth(1).unwrap();
+        assert!(row.contains("> +277.4"), "{row}");
+        assert!(!row.contains("2400") && !row.contains(" 0.0 "), "{row}");
+        assert!(row.contains("running"), "{row}");
+        let done = pair.with_verdict(Some(RunVerdict::Inconclusive));
+        let row = format_pair_table(&[done]);
+        assert!(
+            row.lines().nth(1).unwrap().ends_with("inconclusive"),
+            "{row}"
+        );
+        // A split pair: Elo 0 with a real interval, never "-0.0 ± 0.0".
+        let split = PairReport::new(
+            "a",
+            "b",
+            counts(Trinomial::new(1, 0, 1), [0, 0, 1, 0, 0]),
+            None,
+        );
+        let row = format_pair_table(&[split]);
+        let row = row.lines().nth(1).unwrap();
+        assert!(row.contains("+0.0") && !row.contains("-0.0"), "{row}");
+        assert!(!row.contains(" 0.0 "), "{row}");
     }
 
     #[test]

@@ -220,7 +220,7 @@ pub fn run_match_with(
     let interrupted = INTERRUPTED.load(Ordering::SeqCst);
     let pairs = pair_stats(&names, &shared.records);
     let sprt = cfg.sprt.as_ref();
-    let reports = pair_reports(&names, &shared.records, sprt);
+    let mut reports = pair_reports(&names, &shared.records, sprt);
     let tables = tournament_tables(&names, &shared.records)?;
     let counts = counts_for(&names[0], &names[1], &shared.records);
     let all_played = shared.records.len() as u32 >= total;
@@ -236,6 +236,10 @@ pub fn run_match_with(
         let stopped_at = shared.crossed.map(|c| c.1);
         SprtSummary::new(&names[0], &names[1], s, &counts, verdict, stopped_at)
     });
+    // The table's SPRT column says what the line below it says.
+    if let Some(first) = reports.first_mut().filter(|r| r.sprt.is_some()) {
+        *first = first.clone().with_verdict(verdict);
+    }
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -488,12 +492,13 @@ fn check_sprt(ctx: &Ctx, s: &mut Shared) {
     let games = counts.trinomial.games();
     s.crossed = Some((status.verdict, games));
     ctx.sprt_done.store(true, Ordering::SeqCst);
+    let d = status.decimals().max(3);
     let line = format!(
-        "SPRT: LLR {:.3} crossed {} bound {:.3} after {games} games: {}; no new games start, games in flight are finished",
+        "SPRT: LLR {:.d$} crossed {} bound {:.d$} after {games} games: {}; no new games start, games in flight are finished",
         status.llr,
         if status.verdict == SprtVerdict::H1Accepted { "the upper" } else { "the lower" },
         if status.verdict == SprtVerdict::H1Accepted { status.upper } else { status.lower },
-        if status.verdict == SprtVerdict::H1Accepted { "H1 was accepted" } else { "H0 was accepted" },
+        status.verdict.word(),
     );
     ctx.say(s, &line);
 }
@@ -517,7 +522,8 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
     let llr = match &ctx.cfg.sprt {
         Some(sprt) => {
             let st = counts_for(&ctx.names[0], &ctx.names[1], &s.records).sprt_status(sprt);
-            format!(", LLR {:.2} [{:.2}, {:.2}]", st.llr, st.lower, st.upper)
+            let d = st.decimals();
+            format!(", LLR {:.d$} [{:.d$}, {:.d$}]", st.llr, st.lower, st.upper)
         }
         None => String::new(),
     };
