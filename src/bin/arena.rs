@@ -447,6 +447,37 @@ fn build_missing_engines(cfg: &MatchConfig) {
     }
 }
 
+/// The command line with each run flag's default in its help (`[default:
+/// 2]`). The run flags are options, not clap defaults, because a flag
+/// overrides the --config file only when given; the defaults shown are the
+/// ones a match without a config file uses, read from the code that applies
+/// them.
+fn command() -> clap::Command {
+    let cfg = MatchConfig::default();
+    let t = cfg.timeouts;
+    let defaults: [(&str, String); 11] = [
+        ("games", cfg.games.to_string()),
+        ("game", cfg.game.clone()),
+        ("concurrency", cfg.concurrency.to_string()),
+        ("maxplies", cfg.maxplies.to_string()),
+        ("event", cfg.event.clone()),
+        ("ratinginterval", cfg.ratinginterval.to_string()),
+        ("startup_timeout", t.startup_ms.to_string()),
+        ("ping_timeout", t.ping_ms.to_string()),
+        ("max_move_time", t.max_move_ms.to_string()),
+        ("tournament", format!("{:?}", cfg.tournament).to_lowercase()),
+        ("referee", format!("{:?}", cfg.referee).to_lowercase()),
+    ];
+    let mut cmd = Cli::command();
+    for (id, value) in defaults {
+        cmd = cmd.mut_arg(id, |a| {
+            let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+            a.help(format!("{help} [default: {value}]"))
+        });
+    }
+    cmd
+}
+
 fn run(cli: Cli) -> Result<u8, ArenaError> {
     match cli.command {
         Some(Command::Openings(o)) => {
@@ -538,11 +569,11 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
             Ok(exit_code(&summary))
         }
         Some(Command::Completions { shell }) => {
-            manual::write_completions(Cli::command(), shell, &mut std::io::stdout());
+            manual::write_completions(command(), shell, &mut std::io::stdout());
             Ok(0)
         }
         Some(Command::Man { dir }) => {
-            manual::write_man_pages(Cli::command(), &dir).map_err(|e| {
+            manual::write_man_pages(command(), &dir).map_err(|e| {
                 ArenaError::Io(format!("cannot write man pages to {}: {e}", dir.display()))
             })?;
             Ok(0)
@@ -566,7 +597,7 @@ fn main() -> ExitCode {
     if let Err(e) = install_signal_handlers() {
         eprintln!("arena: cannot handle Ctrl-C ({e}); a Ctrl-C will end the arena at once, finished games stay recorded");
     }
-    let parsed = Cli::command().try_get_matches().and_then(|m| {
+    let parsed = command().try_get_matches().and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
         if let Ok(Some(groups)) = m.try_get_occurrences::<String>("engine") {
             cli.run.engine_groups = groups.map(|g| g.cloned().collect()).collect();

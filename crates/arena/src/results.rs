@@ -421,6 +421,21 @@ pub fn fmt_elo(s: &PairStats) -> String {
     }
 }
 
+/// Games that repeat an earlier game move for move (same players with the
+/// same colours, same start position and moves): what deterministic engines
+/// do without an opening suite. Such games add no information, yet every
+/// statistic counts them as independent.
+pub fn repeated_games(records: &[GameRecord]) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    records
+        .iter()
+        .filter(|r| {
+            let moves: Vec<&str> = r.moves.iter().map(|m| m.mv.as_str()).collect();
+            !seen.insert((&r.player1, &r.player2, &r.fen, moves))
+        })
+        .count()
+}
+
 pub fn summarize_games(records: &[GameRecord]) -> Vec<GameSummary> {
     let mut v: Vec<GameSummary> = records
         .iter()

@@ -17,8 +17,8 @@ use super::referee::{forfeit_record, play_game, GameSetup};
 use super::report::{format_pair_table, ProgressPoint};
 use super::results::{
     counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, progress_series,
-    sprt_line, stats_for, summarize_games, tournament_tables, write_json, write_report,
-    SprtSummary, Summary,
+    repeated_games, sprt_line, stats_for, summarize_games, tournament_tables, write_json,
+    write_report, SprtSummary, Summary,
 };
 use super::schedule::{schedule_tournament, Scheduled, Shard};
 use super::stats::SprtVerdict;
@@ -92,6 +92,22 @@ pub fn run_match_with(
         suite.len(),
         cfg.seed,
     );
+    let scheduled = plan.len() as u32;
+    if scheduled != cfg.games {
+        let pairs = cfg.tournament.pairs(cfg.engines.len()).len();
+        let _ = writeln!(
+            out,
+            "Note: {} games rounded up to {scheduled}: every opening is played twice with colours swapped, by each of the {pairs} engine pair{}",
+            cfg.games,
+            if pairs == 1 { "" } else { "s" }
+        );
+    }
+    if cfg.openings.is_none() && plan.iter().any(|g| g.round > 1) {
+        let _ = writeln!(
+            out,
+            "Warning: no --openings: every game starts from the start position, so engines that play the same move in the same position (depth= or nodes= limits) replay the same games; `arena openings` writes a suite"
+        );
+    }
     if let Some(shard) = opts.shard {
         plan.retain(|g| shard.owns(g.game));
     }
@@ -250,6 +266,15 @@ pub fn run_match_with(
             "Interrupted: {} of {} games recorded",
             shared.records.len(),
             total
+        );
+    }
+    let repeated = repeated_games(&shared.records);
+    if repeated > 0 {
+        let _ = writeln!(
+            out,
+            "Warning: {repeated} of {} games repeat an earlier game move for move; the statistics count them as independent games{}",
+            shared.records.len(),
+            if cfg.openings.is_none() { " (no --openings)" } else { " (too few openings?)" }
         );
     }
     print_tables(&mut **out, &reports, tables.as_ref());
