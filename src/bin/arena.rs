@@ -14,6 +14,7 @@ use stackfish::arena::compliance;
 use stackfish::arena::config::{
     parse_sprt, split_args, EngineSpec, MatchConfig, Proto, Referee, ScoreAdjudication, Timeouts,
 };
+use stackfish::arena::fastchess;
 use stackfish::arena::merge::{merge, MergeOptions};
 use stackfish::arena::results::Summary;
 use stackfish::arena::runner::{make_openings, run_match, RunOptions};
@@ -478,7 +479,7 @@ fn command() -> clap::Command {
     cmd
 }
 
-fn run(cli: Cli) -> Result<u8, ArenaError> {
+fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
     match cli.command {
         Some(Command::Openings(o)) => {
             let spec = match &o.engine {
@@ -584,8 +585,10 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
             let tty = std::io::stdout().is_terminal();
             let opts = RunOptions {
                 resume: flags.resume,
-                tty,
+                // fastchess's output is read by programs: no bar.
+                tty: tty && !fastchess_output,
                 shard: flags.shard,
+                fastchess: fastchess_output,
             };
             let summary = run_match(&cfg, &opts, &mut std::io::stdout())?;
             Ok(exit_code(&summary))
@@ -597,7 +600,28 @@ fn main() -> ExitCode {
     if let Err(e) = install_signal_handlers() {
         eprintln!("arena: cannot handle Ctrl-C ({e}); a Ctrl-C will end the arena at once, finished games stay recorded");
     }
-    let parsed = command().try_get_matches().and_then(|m| {
+    // A fastchess command line (`-engine cmd=... -rounds 100 ...`) is
+    // mapped onto ours first (docs/arena.md has the table).
+    let mut argv: Vec<String> = std::env::args().collect();
+    let mut fastchess_output = false;
+    if fastchess::is_fastchess(&argv[1.min(argv.len())..]) {
+        match fastchess::translate(&argv[1..]) {
+            Ok(t) if t.version => {
+                println!(
+                    "arena {} (fastchess command line)",
+                    env!("CARGO_PKG_VERSION")
+                );
+                return ExitCode::SUCCESS;
+            }
+            Ok(t) => {
+                fastchess_output = t.fastchess_output;
+                argv.truncate(1);
+                argv.extend(t.args);
+            }
+            Err(e) => return ARENA.exit(Err(Failure::from(e))),
+        }
+    }
+    let parsed = command().try_get_matches_from(argv).and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
         if let Ok(Some(groups)) = m.try_get_occurrences::<String>("engine") {
             cli.run.engine_groups = groups.map(|g| g.cloned().collect()).collect();
@@ -608,5 +632,5 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => return ARENA.usage(e),
     };
-    ARENA.exit(run(cli).map_err(Failure::from))
+    ARENA.exit(run(cli, fastchess_output).map_err(Failure::from))
 }

@@ -12,6 +12,7 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
+use super::fastchess;
 use super::openings::{self, Opening, OpeningError};
 use super::referee::{forfeit_record, play_game, GameSetup};
 use super::report::{format_pair_table, ProgressPoint};
@@ -39,6 +40,9 @@ pub struct RunOptions {
     pub tty: bool,
     /// Play only this part of the schedule.
     pub shard: Option<Shard>,
+    /// fastchess's results blocks instead of our progress lines and tables
+    /// (`-output format=fastchess`).
+    pub fastchess: bool,
 }
 
 struct Shared<'a> {
@@ -215,6 +219,7 @@ pub fn run_match_with(
         suite: &suite,
         tables: tables.as_ref(),
         total,
+        fastchess: opts.fastchess,
         bar: bar.clone(),
         log,
         spawn,
@@ -277,7 +282,11 @@ pub fn run_match_with(
             if cfg.openings.is_none() { " (no --openings)" } else { " (too few openings?)" }
         );
     }
-    print_tables(&mut **out, &reports, tables.as_ref());
+    if opts.fastchess {
+        let _ = write!(out, "{}", fastchess_block(cfg, &names, &shared.records));
+    } else {
+        print_tables(&mut **out, &reports, tables.as_ref());
+    }
     if let Some(s) = &sprt_summary {
         let _ = writeln!(out, "{}", sprt_line(s));
     }
@@ -351,6 +360,8 @@ struct Ctx<'a, 'o> {
     suite: &'a [Opening],
     tables: Option<&'a TableSet>,
     total: u32,
+    /// `RunOptions::fastchess`.
+    fastchess: bool,
     /// The terminal's progress bar (`RunOptions::tty`).
     bar: Option<ProgressBar>,
     log: Logger,
@@ -562,7 +573,13 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         first.losses,
         fmt_elo(&first),
     );
-    if let Some(bar) = &ctx.bar {
+    if ctx.fastchess {
+        let interval = ctx.cfg.ratinginterval;
+        if interval > 0 && done.is_multiple_of(interval) && done < ctx.total {
+            let block = fastchess_block(ctx.cfg, ctx.names, &s.records);
+            let _ = write!(s.out, "{block}");
+        }
+    } else if let Some(bar) = &ctx.bar {
         bar.set_message(status);
         bar.set_position(done.into());
     } else {
@@ -578,6 +595,19 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
             let _ = writeln!(s.out, "Progress: {status}");
         }
     }
+}
+
+/// fastchess's results block for the first two engines.
+fn fastchess_block(cfg: &MatchConfig, names: &[String], records: &[GameRecord]) -> String {
+    let (a, b) = (&names[0], &names[1]);
+    fastchess::results_block(
+        a,
+        b,
+        &fastchess::setting(cfg),
+        &counts_for(a, b, records),
+        fastchess::wl_dd(a, b, records),
+        cfg.sprt.as_ref(),
+    )
 }
 
 /// The terminal's progress bar over the `total` games of the run, `done`
