@@ -28,8 +28,12 @@ use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, Spawn
 use stackfish_client::transport::INTERRUPTED;
 use stackfish_record::{read_jsonl, GameRecord, Sinks};
 
-/// The progress bar on a terminal: `[####....] 10/40 games, <status>`.
-const BAR_TEMPLATE: &str = "[{bar:24}] {pos}/{len} games, {wide_msg}";
+/// The progress bar on a terminal: `[####....] 10/40 games, <status>`. The
+/// game count is part of the message, so that it and the score always come
+/// from the same update.
+const BAR_TEMPLATE: &str = "[{bar:16}] {msg}";
+/// Columns the bar and its brackets take before the message.
+const BAR_COLUMNS: usize = 19;
 
 pub struct RunOptions {
     /// Continue from the games already in the JSONL file.
@@ -563,16 +567,29 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         }
         None => String::new(),
     };
-    let status = format!(
-        "{} vs {}: {:.1}% W/D/L {}/{}/{}, Elo {}{llr}, {rate:.1} games/min, ETA {eta}",
-        first.engine,
-        first.opponent,
-        first.score * 100.0,
-        first.wins,
-        first.draws,
-        first.losses,
-        fmt_elo(&first),
-    );
+    let fields = [
+        StatusField::new(format!("{done}/{} games", ctx.total), 0),
+        StatusField::new(format!("{} vs {}:", first.engine, first.opponent), 2),
+        StatusField::new(
+            format!(
+                "{:.1}% W/D/L {}/{}/{}",
+                first.score * 100.0,
+                first.wins,
+                first.draws,
+                first.losses
+            ),
+            3,
+        ),
+        StatusField::new(format!("Elo {}", fmt_elo(&first)), 5),
+        StatusField::new(llr.trim_start_matches(", ").to_string(), 0),
+        StatusField::new(format!("{rate:.1} games/min"), 1),
+        StatusField::new(format!("ETA {eta}"), 0),
+    ];
+    let status = fit_status(&fields, usize::MAX);
+    // Without the game count, which the non-terminal line puts first itself.
+    let status = status
+        .split_once(", ")
+        .map_or(status.clone(), |(_, rest)| rest.to_string());
     if ctx.fastchess {
         let interval = ctx.cfg.ratinginterval;
         if interval > 0 && done.is_multiple_of(interval) && done < ctx.total {
@@ -580,8 +597,11 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
             let _ = write!(s.out, "{block}");
         }
     } else if let Some(bar) = &ctx.bar {
-        bar.set_message(status);
+        let width = console::Term::stdout()
+            .size_checked()
+            .map_or(80, |(_, cols)| usize::from(cols));
         bar.set_position(done.into());
+        bar.set_message(fit_status(&fields, width.saturating_sub(BAR_COLUMNS)));
     } else {
         let status = format!("{done}/{} games, {status}", ctx.total);
         let interval = ctx.cfg.ratinginterval;
@@ -593,6 +613,55 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
             let _ = write!(s.out, "{table}");
         } else if done == ctx.total {
             let _ = writeln!(s.out, "Progress: {status}");
+        }
+    }
+}
+
+/// One field of the progress line, and how readily it is dropped when the
+/// line is too wide for the terminal: the lowest `keep` goes first, and 0
+/// is never dropped (the game count, LLR and ETA an SPRT user watches).
+struct StatusField {
+    text: String,
+    keep: u8,
+}
+
+impl StatusField {
+    fn new(text: String, keep: u8) -> Self {
+        StatusField { text, keep }
+    }
+}
+
+/// The fields that fit in `width` columns, joined by ", " (the pair's name
+/// by a space): the least useful are dropped first, so an 80-column
+/// terminal still shows the LLR and the ETA. Empty fields are skipped.
+fn fit_status(fields: &[StatusField], width: usize) -> String {
+    let join = |shown: &[&StatusField]| {
+        let mut out = String::new();
+        for f in shown {
+            if !out.is_empty() {
+                out.push_str(if out.ends_with(':') { " " } else { ", " });
+            }
+            out.push_str(&f.text);
+        }
+        out
+    };
+    let mut shown: Vec<&StatusField> = fields.iter().filter(|f| !f.text.is_empty()).collect();
+    loop {
+        let line = join(&shown);
+        if line.chars().count() <= width {
+            return line;
+        }
+        let droppable = shown
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.keep > 0)
+            .min_by_key(|(_, f)| f.keep)
+            .map(|(i, _)| i);
+        match droppable {
+            Some(i) => {
+                shown.remove(i);
+            }
+            None => return line,
         }
     }
 }
@@ -688,5 +757,49 @@ mod tests {
     #[test]
     fn the_progress_bar_template_parses() {
         assert!(ProgressStyle::with_template(BAR_TEMPLATE).is_ok());
+    }
+
+    fn sample() -> Vec<StatusField> {
+        [
+            ("10/40 games", 0),
+            ("stackfish vs stackfish-level3:", 2),
+            ("75.0% W/D/L 7/1/2", 3),
+            ("Elo +190.8 +/- 150.2", 5),
+            ("LLR 0.52 [-2.94, 2.94]", 0),
+            ("120.3 games/min", 1),
+            ("ETA 0:15", 0),
+        ]
+        .into_iter()
+        .map(|(t, k)| StatusField::new(t.to_string(), k))
+        .collect()
+    }
+
+    #[test]
+    fn the_progress_line_fits_an_80_column_terminal() {
+        // Issue 23: at 80 columns the bar cut off the LLR and the ETA.
+        let wide = fit_status(&sample(), usize::MAX);
+        assert_eq!(
+            wide,
+            "10/40 games, stackfish vs stackfish-level3: 75.0% W/D/L 7/1/2, \
+             Elo +190.8 +/- 150.2, LLR 0.52 [-2.94, 2.94], 120.3 games/min, ETA 0:15"
+        );
+        let narrow = fit_status(&sample(), 80 - BAR_COLUMNS);
+        assert!(narrow.chars().count() <= 80 - BAR_COLUMNS, "{narrow}");
+        for kept in ["10/40 games", "LLR 0.52 [-2.94, 2.94]", "ETA 0:15"] {
+            assert!(narrow.contains(kept), "{kept} missing in {narrow}");
+        }
+        assert!(
+            !narrow.contains("games/min"),
+            "the rate goes first: {narrow}"
+        );
+        // At 100 columns the names give way before the Elo does.
+        let medium = fit_status(&sample(), 100 - BAR_COLUMNS);
+        assert!(medium.contains("Elo +190.8"), "{medium}");
+        assert!(!medium.contains("stackfish vs"), "{medium}");
+        // Too narrow for anything but the essentials: those stay whole.
+        assert_eq!(
+            fit_status(&sample(), 10),
+            "10/40 games, LLR 0.52 [-2.94, 2.94], ETA 0:15"
+        );
     }
 }
