@@ -400,9 +400,14 @@ fn chart(
     let (mut x_min, mut x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
     });
-    let mut ys: Vec<f64> = line.iter().map(|p| p.1).collect();
+    // The first games' intervals are hundreds of Elo wide (±2400 after one
+    // pair): scaled by them, a final -35 ± 123 is a flat line. The axis
+    // covers the later three quarters of the series (everything of a short
+    // one), and what lies outside is drawn at the edge.
+    let skip = if line.len() >= 8 { line.len() / 4 } else { 0 };
+    let mut ys: Vec<f64> = line.iter().skip(skip).map(|p| p.1).collect();
     if let Some(band) = band {
-        ys.extend(band.iter().flat_map(|b| [b.1, b.2]));
+        ys.extend(band.iter().skip(skip).flat_map(|b| [b.1, b.2]));
     }
     ys.extend(references.iter().map(|r| r.0));
     let (mut y_min, mut y_max) = ys
@@ -424,7 +429,7 @@ fn chart(
     let plot_w = CHART_WIDTH - 2.0 * CHART_MARGIN;
     let plot_h = CHART_HEIGHT - 2.0 * CHART_MARGIN;
     let sx = |x: f64| CHART_MARGIN + (x - x_min) / (x_max - x_min) * plot_w;
-    let sy = |y: f64| CHART_MARGIN + (y_max - y) / (y_max - y_min) * plot_h;
+    let sy = |y: f64| CHART_MARGIN + (y_max - y.clamp(y_min, y_max)) / (y_max - y_min) * plot_h;
 
     let mut svg = String::new();
     let _ = writeln!(
@@ -438,16 +443,22 @@ fn chart(
         "<rect x=\"{CHART_MARGIN}\" y=\"{CHART_MARGIN}\" width=\"{plot_w}\" height=\"{plot_h}\" \
          fill=\"none\" stroke=\"#999\"/>"
     );
-    for k in 0..=CHART_TICKS {
-        let f = k as f64 / CHART_TICKS as f64;
-        let y = y_min + f * (y_max - y_min);
-        let x = x_min + f * (x_max - x_min);
+    for y in nice_ticks(y_min, y_max, false) {
         let _ = writeln!(
             svg,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{y:.1}</text>",
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
             CHART_MARGIN - 4.0,
-            sy(y) + 4.0
+            sy(y) + 4.0,
+            tick_text(y, y_max - y_min)
         );
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{CHART_MARGIN}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#eee\"/>",
+            CHART_MARGIN + plot_w,
+            y = sy(y)
+        );
+    }
+    for x in nice_ticks(x_min, x_max, true) {
         let _ = writeln!(
             svg,
             "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{x:.0}</text>",
@@ -503,6 +514,40 @@ fn chart(
     );
     svg.push_str("</svg>\n");
     svg
+}
+
+/// Tick values at a "nice" step (1, 2 or 5 times a power of ten) giving at
+/// most about `CHART_TICKS` ticks inside [lo, hi]; whole numbers only for
+/// `whole` (game counts), so no label repeats (`1 2 2 3 3 4`).
+fn nice_ticks(lo: f64, hi: f64, whole: bool) -> Vec<f64> {
+    let raw = (hi - lo) / CHART_TICKS as f64;
+    if !(raw.is_finite() && raw > 0.0) {
+        return vec![lo];
+    }
+    let power = 10f64.powf(raw.log10().floor());
+    let mut step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * power);
+    if whole {
+        step = step.max(1.0).round();
+    }
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// A tick label with as many decimals as the axis' range needs.
+fn tick_text(value: f64, range: f64) -> String {
+    let decimals = if range >= 50.0 {
+        0
+    } else if range >= 5.0 {
+        1
+    } else {
+        2
+    };
+    signed(value, decimals).trim_start_matches('+').to_string()
 }
 
 /// Escapes text for HTML element content and attribute values.
@@ -680,6 +725,31 @@ mod tests {
         assert_eq!(html.matches("http").count(), html.matches("<svg").count());
         // Both SPRT bounds drawn as reference lines.
         assert_eq!(html.matches("stroke-dasharray").count(), 3);
+    }
+
+    #[test]
+    fn chart_axes_follow_the_later_games_and_ticks_never_repeat() {
+        // Issue 23: the first pair's ±2400 band set the axis, so a final -35 ± 123 was flat.
+        let mut line = vec![(2.0, 0.0)];
+        let mut band = vec![(2.0, -2400.0, 2400.0)];
+        for g in 2..=40 {
+            let x = 2.0 * g as f64;
+            line.push((x, -35.0));
+            band.push((x, -158.0, 88.0));
+        }
+        let svg = chart("Elo", &line, Some(&band), &[(0.0, "#888")]);
+        assert!(!svg.contains(">2400<") && !svg.contains(">-2400<"), "{svg}");
+        assert!(svg.contains(">-100<") || svg.contains(">-150<"), "{svg}");
+        for (lo, hi, whole) in [(1.0, 4.0, true), (-158.0, 88.0, false), (0.0, 0.3, false)] {
+            let ticks = nice_ticks(lo, hi, whole);
+            assert!(ticks.len() >= 2, "{ticks:?}");
+            assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+            let labels: Vec<String> = ticks.iter().map(|&t| tick_text(t, hi - lo)).collect();
+            let mut unique = labels.clone();
+            unique.dedup();
+            assert_eq!(labels, unique, "labels repeat");
+        }
+        assert_eq!(nice_ticks(1.0, 4.0, true), vec![1.0, 2.0, 3.0, 4.0]);
     }
 
     #[test]
