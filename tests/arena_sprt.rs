@@ -121,6 +121,34 @@ fn sprt_is_inconclusive_when_the_budget_runs_out_first() {
     assert_eq!(s["sprt"]["verdict"], "inconclusive");
     assert_eq!(s["finished"], 20);
     assert!(r.output.contains("LLR"), "{}", r.output);
+    // One vocabulary (issue 23): the table's SPRT column says what the line below it says,
+    // and twenty straight wins print a bound, not "+2400.0 ± 0.0" or "+inf".
+    let table_row = r
+        .output
+        .lines()
+        .rev()
+        .find(|l| l.starts_with("strong"))
+        .unwrap_or_default();
+    assert!(table_row.ends_with("inconclusive"), "{}", r.output);
+    assert!(table_row.contains("> +"), "{table_row}");
+    for wrong in ["continue", "2400", "inf", "± 0.0", "-0.0"] {
+        assert!(!r.output.contains(wrong), "{wrong} in {}", r.output);
+    }
+    assert!(s["pairs"][0]["elo"].is_null(), "{s}");
+    assert!(s["pairs"][0]["elo_lower"].as_f64().unwrap() > 0.0, "{s}");
+    // A merge has no budget: it says no bound was crossed, in the same words.
+    let m = arena(
+        &["merge", "games.jsonl", "--sprt", "elo0=0", "elo1=5"],
+        &r.dir,
+    );
+    assert_eq!(m.code, Some(2), "{}", m.output);
+    assert!(!m.output.contains("budget"), "{}", m.output);
+    assert!(
+        m.output
+            .contains("inconclusive: no bound crossed in 20 games"),
+        "{}",
+        m.output
+    );
 }
 
 #[test]

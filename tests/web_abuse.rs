@@ -212,3 +212,91 @@ fn a_thousand_abusive_requests_leave_nothing_behind() {
     assert_eq!(get_status(addr, "/"), Ok(200), "the page still answers");
     assert_eq!(get_status(addr, "/api/state"), Ok(200));
 }
+
+/// Stalled connections held by a local client: more than the server's
+/// connection limit (256), each with half a request head.
+const STALLED: usize = 270;
+/// Normal requests made while they are held.
+const NORMAL: usize = 184;
+
+#[test]
+fn stalled_connections_give_way_to_new_ones() {
+    // Issue 23: 270 stalled connections made 170 of 184 normal requests
+    // fail, because the server refused the new connections, not the stalled.
+    let server = serve();
+    let addr = server.addr;
+    let stalled: Vec<TcpStream> = (0..STALLED)
+        .filter_map(|_| {
+            let mut s = TcpStream::connect(addr).ok()?;
+            s.write_all(b"GET /api/state HTTP/1.1\r\nHost: 127.0")
+                .ok()?;
+            Some(s)
+        })
+        .collect();
+    assert_eq!(stalled.len(), STALLED, "the stalled clients connect");
+    // Well inside the server's 5 s head deadline, which would free them too.
+    let start = Instant::now();
+    let failed: Vec<String> = (0..NORMAL)
+        .filter_map(|_| match get_status(addr, "/api/state") {
+            Ok(200) => None,
+            Ok(other) => Some(format!("status {other}")),
+            Err(e) => Some(e),
+        })
+        .collect();
+    let took = start.elapsed();
+    assert!(
+        failed.is_empty(),
+        "{} of {NORMAL} normal requests failed beside {STALLED} stalled connections in {took:?}, e.g. {:?}",
+        failed.len(),
+        failed.first()
+    );
+    drop(stalled);
+}
+
+/// The status of a POST with extra header lines.
+fn post_status(addr: SocketAddr, path: &str, extra: &str) -> u16 {
+    let mut s = TcpStream::connect(addr).expect("connects");
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
+         Content-Length: 2\r\nConnection: close\r\n{extra}\r\n{{}}",
+        addr.port()
+    )
+    .expect("sends");
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
+}
+
+#[test]
+fn only_the_page_itself_may_change_the_board() {
+    let server = serve();
+    let addr = server.addr;
+    let own = format!("Origin: http://127.0.0.1:{}\r\n", addr.port());
+    // A tool sends neither header; the page sends its own origin. (With
+    // no search running, a stop is answered 409: judged, not refused.)
+    let same = format!("{own}Sec-Fetch-Site: same-origin\r\n");
+    for allowed in ["", own.as_str(), same.as_str()] {
+        assert_eq!(post_status(addr, "/api/stop", allowed), 409, "{allowed}");
+        assert_eq!(post_status(addr, "/api/new", allowed), 200, "{allowed}");
+    }
+    for foreign in [
+        "Origin: http://evil.example\r\n".to_string(),
+        "Origin: null\r\n".to_string(),
+        format!("Origin: http://127.0.0.1:{}\r\n", addr.port() ^ 1),
+        "Sec-Fetch-Site: cross-site\r\n".to_string(),
+        "Sec-Fetch-Site: same-site\r\n".to_string(),
+        format!("{own}Sec-Fetch-Site: cross-site\r\n"),
+    ] {
+        assert_eq!(post_status(addr, "/api/stop", &foreign), 403, "{foreign}");
+        assert_eq!(post_status(addr, "/api/new", &foreign), 403, "{foreign}");
+    }
+    // Reading stays open to every origin's GET (the page's own fetches).
+    assert_eq!(get_status(addr, "/api/state"), Ok(200));
+}

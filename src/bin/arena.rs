@@ -14,6 +14,7 @@ use stackfish::arena::compliance;
 use stackfish::arena::config::{
     parse_sprt, split_args, EngineSpec, MatchConfig, Proto, Referee, ScoreAdjudication, Timeouts,
 };
+use stackfish::arena::fastchess;
 use stackfish::arena::merge::{merge, MergeOptions};
 use stackfish::arena::results::Summary;
 use stackfish::arena::runner::{make_openings, run_match, RunOptions};
@@ -506,7 +507,38 @@ fn build_missing_engines(cfg: &MatchConfig) {
     }
 }
 
-fn run(cli: Cli) -> Result<u8, ArenaError> {
+/// The command line with each run flag's default in its help (`[default:
+/// 2]`). The run flags are options, not clap defaults, because a flag
+/// overrides the --config file only when given; the defaults shown are the
+/// ones a match without a config file uses, read from the code that applies
+/// them.
+fn command() -> clap::Command {
+    let cfg = MatchConfig::default();
+    let t = cfg.timeouts;
+    let defaults: [(&str, String); 11] = [
+        ("games", cfg.games.to_string()),
+        ("game", cfg.game.clone()),
+        ("concurrency", cfg.concurrency.to_string()),
+        ("maxplies", cfg.maxplies.to_string()),
+        ("event", cfg.event.clone()),
+        ("ratinginterval", cfg.ratinginterval.to_string()),
+        ("startup_timeout", t.startup_ms.to_string()),
+        ("ping_timeout", t.ping_ms.to_string()),
+        ("max_move_time", t.max_move_ms.to_string()),
+        ("tournament", format!("{:?}", cfg.tournament).to_lowercase()),
+        ("referee", format!("{:?}", cfg.referee).to_lowercase()),
+    ];
+    let mut cmd = Cli::command();
+    for (id, value) in defaults {
+        cmd = cmd.mut_arg(id, |a| {
+            let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+            a.help(format!("{help} [default: {value}]"))
+        });
+    }
+    cmd
+}
+
+fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
     match cli.command {
         Some(Command::Openings(o)) => {
             let spec = match &o.engine {
@@ -617,11 +649,11 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
             Ok(exit_code(&watched.summary))
         }
         Some(Command::Completions { shell }) => {
-            manual::write_completions(Cli::command(), shell, &mut std::io::stdout());
+            manual::write_completions(command(), shell, &mut std::io::stdout());
             Ok(0)
         }
         Some(Command::Man { dir }) => {
-            manual::write_man_pages(Cli::command(), &dir).map_err(|e| {
+            manual::write_man_pages(command(), &dir).map_err(|e| {
                 ArenaError::Io(format!("cannot write man pages to {}: {e}", dir.display()))
             })?;
             Ok(0)
@@ -632,8 +664,10 @@ fn run(cli: Cli) -> Result<u8, ArenaError> {
             let tty = std::io::stdout().is_terminal();
             let opts = RunOptions {
                 resume: flags.resume,
-                tty,
+                // fastchess's output is read by programs: no bar.
+                tty: tty && !fastchess_output,
                 shard: flags.shard,
+                fastchess: fastchess_output,
             };
             let summary = run_match(&cfg, &opts, &mut std::io::stdout())?;
             Ok(exit_code(&summary))
@@ -645,7 +679,28 @@ fn main() -> ExitCode {
     if let Err(e) = install_signal_handlers() {
         eprintln!("arena: cannot handle Ctrl-C ({e}); a Ctrl-C will end the arena at once, finished games stay recorded");
     }
-    let parsed = Cli::command().try_get_matches().and_then(|m| {
+    // A fastchess command line (`-engine cmd=... -rounds 100 ...`) is
+    // mapped onto ours first (docs/arena.md has the table).
+    let mut argv: Vec<String> = std::env::args().collect();
+    let mut fastchess_output = false;
+    if fastchess::is_fastchess(&argv[1.min(argv.len())..]) {
+        match fastchess::translate(&argv[1..]) {
+            Ok(t) if t.version => {
+                println!(
+                    "arena {} (fastchess command line)",
+                    env!("CARGO_PKG_VERSION")
+                );
+                return ExitCode::SUCCESS;
+            }
+            Ok(t) => {
+                fastchess_output = t.fastchess_output;
+                argv.truncate(1);
+                argv.extend(t.args);
+            }
+            Err(e) => return ARENA.exit(Err(Failure::from(e))),
+        }
+    }
+    let parsed = command().try_get_matches_from(argv).and_then(|m| {
         let mut cli = Cli::from_arg_matches(&m)?;
         if let Ok(Some(groups)) = m.try_get_occurrences::<String>("engine") {
             cli.run.engine_groups = groups.map(|g| g.cloned().collect()).collect();
@@ -656,5 +711,5 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => return ARENA.usage(e),
     };
-    ARENA.exit(run(cli).map_err(Failure::from))
+    ARENA.exit(run(cli, fastchess_output).map_err(Failure::from))
 }

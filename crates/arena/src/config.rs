@@ -81,16 +81,16 @@ pub struct MatchConfig {
     #[serde(default = "d_game")]
     pub game: String,
     /// Number of games; rounded up to whole pairs per engine pair.
-    #[serde(default = "d_games")]
+    #[serde(default = "d_games", deserialize_with = "lenient::number")]
     pub games: u32,
-    #[serde(default = "d_one")]
+    #[serde(default = "d_one", deserialize_with = "lenient::number")]
     pub concurrency: u32,
     #[serde(default)]
     pub openings: Option<PathBuf>,
     /// Shuffles the openings with this seed; sequential order without one.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "lenient::number_opt")]
     pub seed: Option<u64>,
-    #[serde(default = "d_max_plies")]
+    #[serde(default = "d_max_plies", deserialize_with = "lenient::number")]
     pub maxplies: u32,
     #[serde(default)]
     pub referee: Referee,
@@ -123,7 +123,7 @@ pub struct MatchConfig {
     #[serde(default)]
     pub sprt: Option<SprtConfig>,
     /// Print the rating block every this many finished games (0 = never).
-    #[serde(default = "d_rating_interval")]
+    #[serde(default = "d_rating_interval", deserialize_with = "lenient::number")]
     pub ratinginterval: u32,
     /// An option an engine refuses (`info string error`) or never
     /// advertised is a warning, not a config error that stops the match.
@@ -293,5 +293,43 @@ mod tests {
         assert_eq!(cfg.maxplies, DEFAULT_MAX_PLIES);
         assert!(cfg.validate().is_ok());
         assert!(serde_json::from_str::<MatchConfig>(r#"{"engines":[],"typo":1}"#).is_err());
+    }
+
+    #[test]
+    fn json_numbers_may_be_strings_and_option_values_numbers() {
+        // Issue 23: each of these was refused with a raw serde message.
+        let cfg: MatchConfig = serde_json::from_str(
+            r#"{"engines":[{"name":"a","cmd":"x","st":"0.01","options":{"Level":3,"Ponder":false}},
+                           {"name":"b","cmd":"y","depth":"3","nodes":"500","tc":10,"timemargin":"50"}],
+                "games":"6","concurrency":"2","seed":"7","maxplies":"100","ratinginterval":"0",
+                "timeouts":{"ping_ms":"500"}}"#,
+        )
+        .unwrap();
+        let (a, b) = (&cfg.engines[0], &cfg.engines[1]);
+        assert_eq!(a.st, Some(0.01));
+        assert_eq!(a.options.get("Level").map(String::as_str), Some("3"));
+        assert_eq!(a.options.get("Ponder").map(String::as_str), Some("false"));
+        assert_eq!(
+            (b.depth, b.nodes, b.timemargin),
+            (Some(3), Some(500), Some(50))
+        );
+        assert_eq!(b.tc.as_deref(), Some("10"));
+        assert_eq!((cfg.games, cfg.concurrency, cfg.seed), (6, 2, Some(7)));
+        assert_eq!((cfg.maxplies, cfg.ratinginterval), (100, 0));
+        assert_eq!(cfg.timeouts.ping_ms, 500);
+        // What is not a number still fails, in words a person reads.
+        let err = serde_json::from_str::<MatchConfig>(
+            r#"{"engines":[{"name":"a","cmd":"x","depth":"three"}]}"#,
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            err.contains("expected a whole number, found \"three\""),
+            "{err}"
+        );
+        let err = serde_json::from_str::<MatchConfig>(r#"{"engines":[],"games":-2}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("whole number"), "{err}");
     }
 }

@@ -19,6 +19,7 @@
 
 pub mod compliance;
 pub mod config;
+pub mod fastchess;
 pub mod merge;
 pub mod openings;
 pub mod ratings;

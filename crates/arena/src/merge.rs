@@ -172,11 +172,15 @@ pub fn merge(
         duplicates
     );
     let sprt = opts.sprt.as_ref();
-    let reports = pair_reports(&names, &records, sprt);
-    let tables = tournament_tables(&names, &records)?;
-    print_tables(out, &reports, tables.as_ref());
     let counts = counts_for(&names[0], &names[1], &records);
     let verdict = sprt.and_then(|s| final_verdict(None, counts.sprt_status(s).verdict, true));
+    let mut reports = pair_reports(&names, &records, sprt);
+    // The records are all there is: the table says the verdict the line below it says.
+    if let Some(first) = reports.first_mut().filter(|r| r.sprt.is_some()) {
+        *first = first.clone().with_verdict(verdict);
+    }
+    let tables = tournament_tables(&names, &records)?;
+    print_tables(out, &reports, tables.as_ref());
     let sprt_summary =
         sprt.map(|s| SprtSummary::new(&names[0], &names[1], s, &counts, verdict, None));
     if let Some(s) = &sprt_summary {

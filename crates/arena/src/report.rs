@@ -4,7 +4,9 @@
 //! already read those: one row per engine or pair, Elo with "±" half-width, LOS and pentanomial.
 
 use super::ratings::{CrossTable, Ratings};
-use super::stats::{EloEstimate, MatchCounts, SprtConfig, SprtStatus, SprtVerdict};
+use super::stats::{
+    signed, EloEstimate, EloReading, MatchCounts, RunVerdict, SprtConfig, SprtStatus,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
@@ -18,6 +20,10 @@ pub struct PairReport {
     pub estimate: Option<EloEstimate>,
     /// `None` when the match runs without SPRT.
     pub sprt: Option<SprtStatus>,
+    /// The run's final SPRT verdict once it has one (the end of a run or a merge): the table's
+    /// SPRT column then says `inconclusive` where the LLR alone would say `running`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<RunVerdict>,
 }
 
 impl PairReport {
@@ -33,7 +39,13 @@ impl PairReport {
             counts,
             estimate: counts.estimate(),
             sprt: sprt.map(|s| counts.sprt_status(s)),
+            verdict: None,
         }
+    }
+
+    /// The same report with the run's final verdict (see `verdict`).
+    pub fn with_verdict(self, verdict: Option<RunVerdict>) -> Self {
+        PairReport { verdict, ..self }
     }
 }
 
@@ -160,7 +172,7 @@ fn rating_table(ratings: &Ratings) -> Table {
         table.rows.push(vec![
             (rank + 1).to_string(),
             row.name.clone(),
-            format!("{:.1}", row.rating),
+            signed(row.rating, 1),
             row.error
                 .map_or_else(|| "-".to_string(), |e| format!("{e:.1}")),
             row.record.games().to_string(),
@@ -229,21 +241,33 @@ fn pair_table(pairs: &[PairReport]) -> Table {
             tri.games().to_string(),
             tri.to_string(),
             percent(tri.score()),
-            e.map_or_else(|| "-".to_string(), |e| format!("{:+.1}", e.elo)),
-            e.map_or_else(|| "-".to_string(), |e| format!("{:.1}", e.error())),
+            e.map_or_else(|| "-".to_string(), |e| elo_cell(&e)),
+            e.map_or_else(
+                || "-".to_string(),
+                |e| match e.reading() {
+                    EloReading::Interval { error, .. } => format!("{error:.1}"),
+                    _ => "-".to_string(),
+                },
+            ),
             e.and_then(|e| e.nelo)
-                .map_or_else(|| "-".to_string(), |n| format!("{n:+.1}")),
+                .map_or_else(|| "-".to_string(), |n| signed(n, 1)),
             e.map_or_else(|| "-".to_string(), |e| percent(Some(e.los))),
             percent(tri.draw_ratio()),
             p.counts.pentanomial.to_string(),
         ];
         if with_sprt {
             match p.sprt {
-                Some(s) => row.extend([
-                    format!("{:.2}", s.llr),
-                    format!("({:.2}, {:.2})", s.lower, s.upper),
-                    verdict_text(s.verdict).to_string(),
-                ]),
+                Some(s) => {
+                    let d = s.decimals();
+                    row.extend([
+                        format!("{:.d$}", s.llr),
+                        format!("({:.d$}, {:.d$})", s.lower, s.upper),
+                        match p.verdict {
+                            Some(v) => v.word().to_string(),
+                            None => s.verdict.word().to_string(),
+                        },
+                    ])
+                }
                 None => row.extend(["-", "-", "-"].map(String::from)),
             }
         }
@@ -252,11 +276,12 @@ fn pair_table(pairs: &[PairReport]) -> Table {
     table
 }
 
-fn verdict_text(v: SprtVerdict) -> &'static str {
-    match v {
-        SprtVerdict::H0Accepted => "H0 accepted",
-        SprtVerdict::H1Accepted => "H1 accepted",
-        SprtVerdict::Continue => "continue",
+/// The Elo column: the estimate, or at a 0% or 100% score the bound the games support
+/// (`> +277.4`): a perfect score has no finite Elo.
+fn elo_cell(e: &EloEstimate) -> String {
+    match e.reading() {
+        EloReading::Interval { elo, .. } => signed(elo, 1),
+        bound => bound.to_string(),
     }
 }
 
@@ -375,9 +400,14 @@ fn chart(
     let (mut x_min, mut x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
     });
-    let mut ys: Vec<f64> = line.iter().map(|p| p.1).collect();
+    // The first games' intervals are hundreds of Elo wide (±2400 after one
+    // pair): scaled by them, a final -35 ± 123 is a flat line. The axis
+    // covers the later three quarters of the series (everything of a short
+    // one), and what lies outside is drawn at the edge.
+    let skip = if line.len() >= 8 { line.len() / 4 } else { 0 };
+    let mut ys: Vec<f64> = line.iter().skip(skip).map(|p| p.1).collect();
     if let Some(band) = band {
-        ys.extend(band.iter().flat_map(|b| [b.1, b.2]));
+        ys.extend(band.iter().skip(skip).flat_map(|b| [b.1, b.2]));
     }
     ys.extend(references.iter().map(|r| r.0));
     let (mut y_min, mut y_max) = ys
@@ -399,7 +429,7 @@ fn chart(
     let plot_w = CHART_WIDTH - 2.0 * CHART_MARGIN;
     let plot_h = CHART_HEIGHT - 2.0 * CHART_MARGIN;
     let sx = |x: f64| CHART_MARGIN + (x - x_min) / (x_max - x_min) * plot_w;
-    let sy = |y: f64| CHART_MARGIN + (y_max - y) / (y_max - y_min) * plot_h;
+    let sy = |y: f64| CHART_MARGIN + (y_max - y.clamp(y_min, y_max)) / (y_max - y_min) * plot_h;
 
     let mut svg = String::new();
     let _ = writeln!(
@@ -413,16 +443,22 @@ fn chart(
         "<rect x=\"{CHART_MARGIN}\" y=\"{CHART_MARGIN}\" width=\"{plot_w}\" height=\"{plot_h}\" \
          fill=\"none\" stroke=\"#999\"/>"
     );
-    for k in 0..=CHART_TICKS {
-        let f = k as f64 / CHART_TICKS as f64;
-        let y = y_min + f * (y_max - y_min);
-        let x = x_min + f * (x_max - x_min);
+    for y in nice_ticks(y_min, y_max, false) {
         let _ = writeln!(
             svg,
-            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{y:.1}</text>",
+            "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"end\">{}</text>",
             CHART_MARGIN - 4.0,
-            sy(y) + 4.0
+            sy(y) + 4.0,
+            tick_text(y, y_max - y_min)
         );
+        let _ = writeln!(
+            svg,
+            "<line x1=\"{CHART_MARGIN}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"#eee\"/>",
+            CHART_MARGIN + plot_w,
+            y = sy(y)
+        );
+    }
+    for x in nice_ticks(x_min, x_max, true) {
         let _ = writeln!(
             svg,
             "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\" text-anchor=\"middle\">{x:.0}</text>",
@@ -480,6 +516,40 @@ fn chart(
     svg
 }
 
+/// Tick values at a "nice" step (1, 2 or 5 times a power of ten) giving at
+/// most about `CHART_TICKS` ticks inside [lo, hi]; whole numbers only for
+/// `whole` (game counts), so no label repeats (`1 2 2 3 3 4`).
+fn nice_ticks(lo: f64, hi: f64, whole: bool) -> Vec<f64> {
+    let raw = (hi - lo) / CHART_TICKS as f64;
+    if !(raw.is_finite() && raw > 0.0) {
+        return vec![lo];
+    }
+    let power = 10f64.powf(raw.log10().floor());
+    let mut step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|&s| s >= raw)
+        .unwrap_or(10.0 * power);
+    if whole {
+        step = step.max(1.0).round();
+    }
+    let first = (lo / step).ceil() as i64;
+    let last = (hi / step).floor() as i64;
+    (first..=last).map(|k| k as f64 * step).collect()
+}
+
+/// A tick label with as many decimals as the axis' range needs.
+fn tick_text(value: f64, range: f64) -> String {
+    let decimals = if range >= 50.0 {
+        0
+    } else if range >= 5.0 {
+        1
+    } else {
+        2
+    };
+    signed(value, decimals).trim_start_matches('+').to_string()
+}
+
 /// Escapes text for HTML element content and attribute values.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -535,7 +605,7 @@ mod tests {
             "37.5%",
             "[0, 1, 1, 2, 0]",
             "(-2.94, 2.94)",
-            "continue",
+            "running",
         ] {
             assert!(
                 lines[1].contains(expected),
@@ -544,6 +614,41 @@ mod tests {
             );
         }
         assert!(lines[0].starts_with("Engine") && lines[0].contains("LLR"));
+    }
+
+    #[test]
+    fn perfect_scores_print_a_bound_and_the_final_verdict() {
+        // 20 pairs all won: no finite Elo, only the 95% lower bound -400 log10(1/0.025^(1/20)
+        // - 1) = +277.4, and no "±" (issue 23: it printed "+2400.0  0.0").
+        let sprt = SprtConfig::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        let pair = PairReport::new(
+            "a",
+            "b",
+            counts(Trinomial::new(40, 0, 0), [0, 0, 0, 0, 20]),
+            Some(&sprt),
+        );
+        let row = format_pair_table(std::slice::from_ref(&pair));
+        let row = row.lines().nth(1).unwrap();
+        assert!(row.contains("> +277.4"), "{row}");
+        assert!(!row.contains("2400") && !row.contains(" 0.0 "), "{row}");
+        assert!(row.contains("running"), "{row}");
+        let done = pair.with_verdict(Some(RunVerdict::Inconclusive));
+        let row = format_pair_table(&[done]);
+        assert!(
+            row.lines().nth(1).unwrap().ends_with("inconclusive"),
+            "{row}"
+        );
+        // A split pair: Elo 0 with a real interval, never "-0.0 ± 0.0".
+        let split = PairReport::new(
+            "a",
+            "b",
+            counts(Trinomial::new(1, 0, 1), [0, 0, 1, 0, 0]),
+            None,
+        );
+        let row = format_pair_table(&[split]);
+        let row = row.lines().nth(1).unwrap();
+        assert!(row.contains("+0.0") && !row.contains("-0.0"), "{row}");
+        assert!(!row.contains(" 0.0 "), "{row}");
     }
 
     #[test]
@@ -620,6 +725,31 @@ mod tests {
         assert_eq!(html.matches("http").count(), html.matches("<svg").count());
         // Both SPRT bounds drawn as reference lines.
         assert_eq!(html.matches("stroke-dasharray").count(), 3);
+    }
+
+    #[test]
+    fn chart_axes_follow_the_later_games_and_ticks_never_repeat() {
+        // Issue 23: the first pair's ±2400 band set the axis, so a final -35 ± 123 was flat.
+        let mut line = vec![(2.0, 0.0)];
+        let mut band = vec![(2.0, -2400.0, 2400.0)];
+        for g in 2..=40 {
+            let x = 2.0 * g as f64;
+            line.push((x, -35.0));
+            band.push((x, -158.0, 88.0));
+        }
+        let svg = chart("Elo", &line, Some(&band), &[(0.0, "#888")]);
+        assert!(!svg.contains(">2400<") && !svg.contains(">-2400<"), "{svg}");
+        assert!(svg.contains(">-100<") || svg.contains(">-150<"), "{svg}");
+        for (lo, hi, whole) in [(1.0, 4.0, true), (-158.0, 88.0, false), (0.0, 0.3, false)] {
+            let ticks = nice_ticks(lo, hi, whole);
+            assert!(ticks.len() >= 2, "{ticks:?}");
+            assert!(ticks.windows(2).all(|w| w[0] < w[1]), "{ticks:?}");
+            let labels: Vec<String> = ticks.iter().map(|&t| tick_text(t, hi - lo)).collect();
+            let mut unique = labels.clone();
+            unique.dedup();
+            assert_eq!(labels, unique, "labels repeat");
+        }
+        assert_eq!(nice_ticks(1.0, 4.0, true), vec![1.0, 2.0, 3.0, 4.0]);
     }
 
     #[test]

@@ -12,7 +12,10 @@ use super::report::{
     format_cross_table, format_pair_table, format_rating_table, render_html, HtmlReport,
     PairReport, ProgressPoint,
 };
-use super::stats::{GameResult as Score, MatchCounts, RunVerdict, SprtConfig, SprtVerdict};
+use super::stats::{
+    signed, EloReading, GameResult as Score, MatchCounts, RunVerdict, SprtConfig, SprtStatus,
+    SprtVerdict,
+};
 use super::ArenaError;
 use stackfish_games::GameResult;
 use stackfish_record::GameRecord;
@@ -30,7 +33,9 @@ pub struct PairStats {
     /// Points of `engine` per game, 0..1.
     pub score: f64,
     /// Elo difference and its 95% interval (from pairs when there are any);
-    /// `None` without games. Perfect scores are clamped (about ±2400).
+    /// `None` without games. A 0% or 100% score has no finite Elo: `elo`,
+    /// `elo_error` and the infinite end of the interval are then `None`,
+    /// the other end is the bound the games support.
     pub elo: Option<f64>,
     pub elo_lower: Option<f64>,
     pub elo_upper: Option<f64>,
@@ -211,6 +216,9 @@ pub fn stats_for(a: &str, b: &str, records: &[GameRecord]) -> PairStats {
     let c = counts_for(a, b, records);
     let t = c.trinomial;
     let e = c.estimate();
+    // A 0% or 100% score has no finite Elo: only the bound on the other side is written.
+    let reading = e.map(|e| e.reading());
+    let interval = matches!(reading, Some(EloReading::Interval { .. }));
     PairStats {
         engine: a.to_string(),
         opponent: b.to_string(),
@@ -219,10 +227,14 @@ pub fn stats_for(a: &str, b: &str, records: &[GameRecord]) -> PairStats {
         draws: t.draws,
         losses: t.losses,
         score: t.score().unwrap_or(0.0),
-        elo: e.map(|e| e.elo),
-        elo_lower: e.map(|e| e.lower),
-        elo_upper: e.map(|e| e.upper),
-        elo_error: e.map(|e| e.error()),
+        elo: e.filter(|_| interval).map(|e| e.elo),
+        elo_lower: e
+            .filter(|_| !matches!(reading, Some(EloReading::AtMost(_))))
+            .map(|e| e.lower),
+        elo_upper: e
+            .filter(|_| !matches!(reading, Some(EloReading::AtLeast(_))))
+            .map(|e| e.upper),
+        elo_error: e.filter(|_| interval).map(|e| e.error()),
         nelo: e.and_then(|e| e.nelo),
         los: e.map(|e| e.los),
         pentanomial: c.pentanomial.0,
@@ -349,16 +361,29 @@ pub fn print_tables(
     }
 }
 
-/// One line on the SPRT for logs and CI output.
+/// One line on the SPRT for logs and CI output, in the words of the tables
+/// (`H1 was accepted`, `H0 was accepted`, `inconclusive`, `running`), the
+/// LLR with enough decimals to see which side of a bound it is.
 pub fn sprt_line(s: &SprtSummary) -> String {
     let outcome = match s.verdict.as_str() {
-        "H1" => "H1 was accepted".to_string(),
-        "H0" => "H0 was accepted".to_string(),
-        "inconclusive" => "inconclusive: game budget exhausted".to_string(),
+        "H1" => RunVerdict::H1Accepted.word().to_string(),
+        "H0" => RunVerdict::H0Accepted.word().to_string(),
+        "inconclusive" => format!(
+            "{}: no bound crossed in {} games",
+            RunVerdict::Inconclusive.word(),
+            s.games
+        ),
         other => other.to_string(),
     };
+    let status = SprtStatus {
+        llr: s.llr,
+        lower: s.lower,
+        upper: s.upper,
+        verdict: SprtVerdict::Continue,
+    };
+    let d = status.decimals().max(3);
     format!(
-        "SPRT ({} vs {}, nElo [{}, {}], alpha {}, beta {}): LLR {:.3} [{:.3}, {:.3}] after {} games: {outcome}",
+        "SPRT ({} vs {}, nElo [{}, {}], alpha {}, beta {}): LLR {:.d$} [{:.d$}, {:.d$}] after {} games: {outcome}",
         s.engine, s.opponent, s.elo0, s.elo1, s.alpha, s.beta, s.llr, s.lower, s.upper, s.games
     )
 }
@@ -384,20 +409,31 @@ pub fn write_report(
         .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", path.display())))
 }
 
-/// `+35.2 +/- 40.1`, `+inf`/`-inf` for a perfect score (the statistics
-/// clamp it to a finite number), or `-` before the first game.
+/// `+35.2 +/- 40.1`; at a 0% or 100% score, which has no finite Elo, the
+/// bound the games support (`> +277.4`, `< -277.4`); `-` before the first
+/// game. Never `-0.0`.
 pub fn fmt_elo(s: &PairStats) -> String {
-    if s.games > 0 && s.wins == s.games {
-        return "+inf".into();
-    }
-    if s.games > 0 && s.losses == s.games {
-        return "-inf".into();
-    }
-    match (s.elo, s.elo_error) {
-        // `+ 0.0` turns a negative zero into zero: no "-0.0".
-        (Some(e), Some(err)) => format!("{:+.1} +/- {err:.1}", e + 0.0),
+    match (s.elo, s.elo_error, s.elo_lower, s.elo_upper) {
+        (Some(e), Some(err), _, _) => format!("{} +/- {err:.1}", signed(e, 1)),
+        (None, _, Some(lower), None) => format!("> {}", signed(lower, 1)),
+        (None, _, None, Some(upper)) => format!("< {}", signed(upper, 1)),
         _ => "-".into(),
     }
+}
+
+/// Games that repeat an earlier game move for move (same players with the
+/// same colours, same start position and moves): what deterministic engines
+/// do without an opening suite. Such games add no information, yet every
+/// statistic counts them as independent.
+pub fn repeated_games(records: &[GameRecord]) -> usize {
+    let mut seen = std::collections::HashSet::new();
+    records
+        .iter()
+        .filter(|r| {
+            let moves: Vec<&str> = r.moves.iter().map(|m| m.mv.as_str()).collect();
+            !seen.insert((&r.player1, &r.player2, &r.fen, moves))
+        })
+        .count()
 }
 
 pub fn summarize_games(records: &[GameRecord]) -> Vec<GameSummary> {

@@ -12,13 +12,14 @@ use std::time::Instant;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
+use super::fastchess;
 use super::openings::{self, Opening, OpeningError};
 use super::referee::{forfeit_record, play_game, GameSetup};
 use super::report::{format_pair_table, ProgressPoint};
 use super::results::{
     counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, progress_series,
-    sprt_line, stats_for, summarize_games, tournament_tables, write_json, write_report,
-    SprtSummary, Summary,
+    repeated_games, sprt_line, stats_for, summarize_games, tournament_tables, write_json,
+    write_report, SprtSummary, Summary,
 };
 use super::schedule::{schedule_tournament, Scheduled, Shard};
 use super::stats::SprtVerdict;
@@ -27,8 +28,12 @@ use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, Spawn
 use stackfish_client::transport::INTERRUPTED;
 use stackfish_record::{read_jsonl, GameRecord, Sinks};
 
-/// The progress bar on a terminal: `[####....] 10/40 games, <status>`.
-const BAR_TEMPLATE: &str = "[{bar:24}] {pos}/{len} games, {wide_msg}";
+/// The progress bar on a terminal: `[####....] 10/40 games, <status>`. The
+/// game count is part of the message, so that it and the score always come
+/// from the same update.
+const BAR_TEMPLATE: &str = "[{bar:16}] {msg}";
+/// Columns the bar and its brackets take before the message.
+const BAR_COLUMNS: usize = 19;
 
 pub struct RunOptions {
     /// Continue from the games already in the JSONL file.
@@ -39,6 +44,9 @@ pub struct RunOptions {
     pub tty: bool,
     /// Play only this part of the schedule.
     pub shard: Option<Shard>,
+    /// fastchess's results blocks instead of our progress lines and tables
+    /// (`-output format=fastchess`).
+    pub fastchess: bool,
 }
 
 struct Shared<'a> {
@@ -92,6 +100,22 @@ pub fn run_match_with(
         suite.len(),
         cfg.seed,
     );
+    let scheduled = plan.len() as u32;
+    if scheduled != cfg.games {
+        let pairs = cfg.tournament.pairs(cfg.engines.len()).len();
+        let _ = writeln!(
+            out,
+            "Note: {} games rounded up to {scheduled}: every opening is played twice with colours swapped, by each of the {pairs} engine pair{}",
+            cfg.games,
+            if pairs == 1 { "" } else { "s" }
+        );
+    }
+    if cfg.openings.is_none() && plan.iter().any(|g| g.round > 1) {
+        let _ = writeln!(
+            out,
+            "Warning: no --openings: every game starts from the start position, so engines that play the same move in the same position (depth= or nodes= limits) replay the same games; `arena openings` writes a suite"
+        );
+    }
     if let Some(shard) = opts.shard {
         plan.retain(|g| shard.owns(g.game));
     }
@@ -206,6 +230,7 @@ pub fn run_match_with(
         suite: &suite,
         tables: tables.as_ref(),
         total,
+        fastchess: opts.fastchess,
         bar: bar.clone(),
         log,
         spawn,
@@ -227,7 +252,7 @@ pub fn run_match_with(
     let interrupted = INTERRUPTED.load(Ordering::SeqCst);
     let pairs = pair_stats(&names, &shared.records);
     let sprt = cfg.sprt.as_ref();
-    let reports = pair_reports(&names, &shared.records, sprt);
+    let mut reports = pair_reports(&names, &shared.records, sprt);
     let tables = tournament_tables(&names, &shared.records)?;
     let counts = counts_for(&names[0], &names[1], &shared.records);
     let all_played = shared.records.len() as u32 >= total;
@@ -243,6 +268,10 @@ pub fn run_match_with(
         let stopped_at = shared.crossed.map(|c| c.1);
         SprtSummary::new(&names[0], &names[1], s, &counts, verdict, stopped_at)
     });
+    // The table's SPRT column says what the line below it says.
+    if let Some(first) = reports.first_mut().filter(|r| r.sprt.is_some()) {
+        *first = first.clone().with_verdict(verdict);
+    }
     if let Some(bar) = &bar {
         bar.finish_and_clear();
     }
@@ -255,7 +284,20 @@ pub fn run_match_with(
             total
         );
     }
-    print_tables(&mut **out, &reports, tables.as_ref());
+    let repeated = repeated_games(&shared.records);
+    if repeated > 0 {
+        let _ = writeln!(
+            out,
+            "Warning: {repeated} of {} games repeat an earlier game move for move; the statistics count them as independent games{}",
+            shared.records.len(),
+            if cfg.openings.is_none() { " (no --openings)" } else { " (too few openings?)" }
+        );
+    }
+    if opts.fastchess {
+        let _ = write!(out, "{}", fastchess_block(cfg, &names, &shared.records));
+    } else {
+        print_tables(&mut **out, &reports, tables.as_ref());
+    }
     if let Some(s) = &sprt_summary {
         let _ = writeln!(out, "{}", sprt_line(s));
     }
@@ -329,6 +371,8 @@ struct Ctx<'a, 'o> {
     suite: &'a [Opening],
     tables: Option<&'a TableSet>,
     total: u32,
+    /// `RunOptions::fastchess`.
+    fastchess: bool,
     /// The terminal's progress bar (`RunOptions::tty`).
     bar: Option<ProgressBar>,
     log: Logger,
@@ -514,12 +558,13 @@ fn check_sprt(ctx: &Ctx, s: &mut Shared) {
     let games = counts.trinomial.games();
     s.crossed = Some((status.verdict, games));
     ctx.sprt_done.store(true, Ordering::SeqCst);
+    let d = status.decimals().max(3);
     let line = format!(
-        "SPRT: LLR {:.3} crossed {} bound {:.3} after {games} games: {}; no new games start, games in flight are finished",
+        "SPRT: LLR {:.d$} crossed {} bound {:.d$} after {games} games: {}; no new games start, games in flight are finished",
         status.llr,
         if status.verdict == SprtVerdict::H1Accepted { "the upper" } else { "the lower" },
         if status.verdict == SprtVerdict::H1Accepted { status.upper } else { status.lower },
-        if status.verdict == SprtVerdict::H1Accepted { "H1 was accepted" } else { "H0 was accepted" },
+        status.verdict.word(),
     );
     ctx.say(s, &line);
 }
@@ -543,23 +588,46 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
     let llr = match &ctx.cfg.sprt {
         Some(sprt) => {
             let st = counts_for(&ctx.names[0], &ctx.names[1], &s.records).sprt_status(sprt);
-            format!(", LLR {:.2} [{:.2}, {:.2}]", st.llr, st.lower, st.upper)
+            let d = st.decimals();
+            format!(", LLR {:.d$} [{:.d$}, {:.d$}]", st.llr, st.lower, st.upper)
         }
         None => String::new(),
     };
-    let status = format!(
-        "{} vs {}: {:.1}% W/D/L {}/{}/{}, Elo {}{llr}, {rate:.1} games/min, ETA {eta}",
-        first.engine,
-        first.opponent,
-        first.score * 100.0,
-        first.wins,
-        first.draws,
-        first.losses,
-        fmt_elo(&first),
-    );
-    if let Some(bar) = &ctx.bar {
-        bar.set_message(status);
+    let fields = [
+        StatusField::new(format!("{done}/{} games", ctx.total), 0),
+        StatusField::new(format!("{} vs {}:", first.engine, first.opponent), 2),
+        StatusField::new(
+            format!(
+                "{:.1}% W/D/L {}/{}/{}",
+                first.score * 100.0,
+                first.wins,
+                first.draws,
+                first.losses
+            ),
+            3,
+        ),
+        StatusField::new(format!("Elo {}", fmt_elo(&first)), 5),
+        StatusField::new(llr.trim_start_matches(", ").to_string(), 0),
+        StatusField::new(format!("{rate:.1} games/min"), 1),
+        StatusField::new(format!("ETA {eta}"), 0),
+    ];
+    let status = fit_status(&fields, usize::MAX);
+    // Without the game count, which the non-terminal line puts first itself.
+    let status = status
+        .split_once(", ")
+        .map_or(status.clone(), |(_, rest)| rest.to_string());
+    if ctx.fastchess {
+        let interval = ctx.cfg.ratinginterval;
+        if interval > 0 && done.is_multiple_of(interval) && done < ctx.total {
+            let block = fastchess_block(ctx.cfg, ctx.names, &s.records);
+            let _ = write!(s.out, "{block}");
+        }
+    } else if let Some(bar) = &ctx.bar {
+        let width = console::Term::stdout()
+            .size_checked()
+            .map_or(80, |(_, cols)| usize::from(cols));
         bar.set_position(done.into());
+        bar.set_message(fit_status(&fields, width.saturating_sub(BAR_COLUMNS)));
     } else {
         let status = format!("{done}/{} games, {status}", ctx.total);
         let interval = ctx.cfg.ratinginterval;
@@ -573,6 +641,68 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
             let _ = writeln!(s.out, "Progress: {status}");
         }
     }
+}
+
+/// One field of the progress line, and how readily it is dropped when the
+/// line is too wide for the terminal: the lowest `keep` goes first, and 0
+/// is never dropped (the game count, LLR and ETA an SPRT user watches).
+struct StatusField {
+    text: String,
+    keep: u8,
+}
+
+impl StatusField {
+    fn new(text: String, keep: u8) -> Self {
+        StatusField { text, keep }
+    }
+}
+
+/// The fields that fit in `width` columns, joined by ", " (the pair's name
+/// by a space): the least useful are dropped first, so an 80-column
+/// terminal still shows the LLR and the ETA. Empty fields are skipped.
+fn fit_status(fields: &[StatusField], width: usize) -> String {
+    let join = |shown: &[&StatusField]| {
+        let mut out = String::new();
+        for f in shown {
+            if !out.is_empty() {
+                out.push_str(if out.ends_with(':') { " " } else { ", " });
+            }
+            out.push_str(&f.text);
+        }
+        out
+    };
+    let mut shown: Vec<&StatusField> = fields.iter().filter(|f| !f.text.is_empty()).collect();
+    loop {
+        let line = join(&shown);
+        if line.chars().count() <= width {
+            return line;
+        }
+        let droppable = shown
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.keep > 0)
+            .min_by_key(|(_, f)| f.keep)
+            .map(|(i, _)| i);
+        match droppable {
+            Some(i) => {
+                shown.remove(i);
+            }
+            None => return line,
+        }
+    }
+}
+
+/// fastchess's results block for the first two engines.
+fn fastchess_block(cfg: &MatchConfig, names: &[String], records: &[GameRecord]) -> String {
+    let (a, b) = (&names[0], &names[1]);
+    fastchess::results_block(
+        a,
+        b,
+        &fastchess::setting(cfg),
+        &counts_for(a, b, records),
+        fastchess::wl_dd(a, b, records),
+        cfg.sprt.as_ref(),
+    )
 }
 
 /// The terminal's progress bar over the `total` games of the run, `done`
@@ -653,5 +783,49 @@ mod tests {
     #[test]
     fn the_progress_bar_template_parses() {
         assert!(ProgressStyle::with_template(BAR_TEMPLATE).is_ok());
+    }
+
+    fn sample() -> Vec<StatusField> {
+        [
+            ("10/40 games", 0),
+            ("stackfish vs stackfish-level3:", 2),
+            ("75.0% W/D/L 7/1/2", 3),
+            ("Elo +190.8 +/- 150.2", 5),
+            ("LLR 0.52 [-2.94, 2.94]", 0),
+            ("120.3 games/min", 1),
+            ("ETA 0:15", 0),
+        ]
+        .into_iter()
+        .map(|(t, k)| StatusField::new(t.to_string(), k))
+        .collect()
+    }
+
+    #[test]
+    fn the_progress_line_fits_an_80_column_terminal() {
+        // Issue 23: at 80 columns the bar cut off the LLR and the ETA.
+        let wide = fit_status(&sample(), usize::MAX);
+        assert_eq!(
+            wide,
+            "10/40 games, stackfish vs stackfish-level3: 75.0% W/D/L 7/1/2, \
+             Elo +190.8 +/- 150.2, LLR 0.52 [-2.94, 2.94], 120.3 games/min, ETA 0:15"
+        );
+        let narrow = fit_status(&sample(), 80 - BAR_COLUMNS);
+        assert!(narrow.chars().count() <= 80 - BAR_COLUMNS, "{narrow}");
+        for kept in ["10/40 games", "LLR 0.52 [-2.94, 2.94]", "ETA 0:15"] {
+            assert!(narrow.contains(kept), "{kept} missing in {narrow}");
+        }
+        assert!(
+            !narrow.contains("games/min"),
+            "the rate goes first: {narrow}"
+        );
+        // At 100 columns the names give way before the Elo does.
+        let medium = fit_status(&sample(), 100 - BAR_COLUMNS);
+        assert!(medium.contains("Elo +190.8"), "{medium}");
+        assert!(!medium.contains("stackfish vs"), "{medium}");
+        // Too narrow for anything but the essentials: those stay whole.
+        assert_eq!(
+            fit_status(&sample(), 10),
+            "10/40 games, LLR 0.52 [-2.94, 2.94], ETA 0:15"
+        );
     }
 }

@@ -11,6 +11,9 @@ use std::fmt;
 /// Two-sided 95% normal quantile, rounded to 1.96 as the other arenas print it.
 pub const Z_95: f64 = 1.96;
 
+/// One tail of the 95% interval, the chance an interval bound is wrong on its side.
+const CONFIDENCE_TAIL: f64 = 0.025;
+
 /// A perfect score has no finite Elo. Scores are clamped this far inside (0, 1) so output stays
 /// finite and JSON-serializable: the limit is about ±2400 Elo, and reaching a real score that
 /// close to perfect would take millions of games.
@@ -293,6 +296,57 @@ impl EloEstimate {
     pub fn error(&self) -> f64 {
         (self.upper - self.lower) / 2.0
     }
+
+    /// What the games support: an Elo with its interval, or at a 0% or 100% score (whose Elo
+    /// is infinite: `elo` is only a clamped placeholder there) just the finite end of the
+    /// interval.
+    pub fn reading(&self) -> EloReading {
+        if self.score >= 1.0 {
+            EloReading::AtLeast(self.lower)
+        } else if self.score <= 0.0 {
+            EloReading::AtMost(self.upper)
+        } else {
+            EloReading::Interval {
+                elo: self.elo,
+                error: self.error(),
+            }
+        }
+    }
+}
+
+/// An Elo estimate as it may be printed; see [`EloEstimate::reading`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum EloReading {
+    /// Elo and the half-width of its 95% interval.
+    Interval { elo: f64, error: f64 },
+    /// Every game (or pair) won: only the interval's lower end is finite.
+    AtLeast(f64),
+    /// Every game (or pair) lost: only the interval's upper end is finite.
+    AtMost(f64),
+}
+
+impl fmt::Display for EloReading {
+    /// `+35.2 ± 40.1`, `> +277.4` or `< -277.4`, one decimal, never "-0.0".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            EloReading::Interval { elo, error } => {
+                write!(f, "{} ± {error:.1}", signed(elo, 1))
+            }
+            EloReading::AtLeast(lower) => write!(f, "> {}", signed(lower, 1)),
+            EloReading::AtMost(upper) => write!(f, "< {}", signed(upper, 1)),
+        }
+    }
+}
+
+/// `x` with its sign and `decimals` decimals, where anything that rounds to zero prints as
+/// `+0.0`, never `-0.0` (a `{:+.1}` of -0.04 would).
+pub fn signed(x: f64, decimals: usize) -> String {
+    let text = format!("{x:+.decimals$}");
+    if text.starts_with('-') && text[1..].chars().all(|c| c == '0' || c == '.') {
+        format!("+{}", &text[1..])
+    } else {
+        text
+    }
 }
 
 /// Elo difference that gives an expected score `score`: -400 log10(1/score - 1). Scores outside
@@ -303,7 +357,8 @@ pub fn elo_from_score(score: f64) -> f64 {
         return 0.0;
     }
     let score = score.clamp(SCORE_LIMIT, 1.0 - SCORE_LIMIT);
-    -400.0 * (1.0 / score - 1.0).log10()
+    // `+ 0.0` turns the -0.0 of an even score into 0.0: nobody should read "-0.0".
+    -400.0 * (1.0 / score - 1.0).log10() + 0.0
 }
 
 /// Expected score of an Elo difference, the inverse of [`elo_from_score`]; NaN maps to 1/2.
@@ -398,16 +453,32 @@ fn estimate_from(counts: &[u64], scores: &[f64], paired: bool) -> Option<EloEsti
             _ => 0.5,
         }
     };
+    let (low_score, high_score) = if standard_error > 0.0 {
+        (mu - Z_95 * standard_error, mu + Z_95 * standard_error)
+    } else {
+        identical_results_interval(mu, n)
+    };
     Some(EloEstimate {
         score: mu,
         elo: elo_from_score(mu),
-        lower: elo_from_score(mu - Z_95 * standard_error),
-        upper: elo_from_score(mu + Z_95 * standard_error),
+        lower: elo_from_score(low_score),
+        upper: elo_from_score(high_score),
         nelo,
         los,
         samples: n as u64,
         paired,
     })
+}
+
+/// The 95% interval of the mean score when all `n` samples scored `mu`. The normal interval
+/// collapses to a point there (a zero deviation), which would print "± 0" after a handful of
+/// games. Instead: if every one of n samples came out the same, a 95% (two-sided, 2.5% per tail)
+/// Clopper-Pearson bound puts the chance of any other outcome below q = 1 - 0.025^(1/n) (the
+/// "rule of three" for n large: about 3.7 / n). Any other outcome moves the mean towards 0 by at
+/// most `mu` and towards 1 by at most `1 - mu`, so the mean lies in [mu - q mu, mu + q (1 - mu)].
+fn identical_results_interval(mu: f64, n: f64) -> (f64, f64) {
+    let q = 1.0 - CONFIDENCE_TAIL.powf(1.0 / n.max(1.0));
+    (mu - q * mu, mu + q * (1.0 - mu))
 }
 
 /// Generalized LLR: N * sum p^_i (ln p1_i - ln p0_i), where p_k is the most likely distribution
@@ -625,6 +696,25 @@ pub enum SprtVerdict {
     Continue,
 }
 
+impl SprtVerdict {
+    /// The word every table and line prints: `H1 was accepted`, `H0 was accepted`, or
+    /// `running` while no bound is crossed (the run's end may then make it `inconclusive`,
+    /// see [`RunVerdict::word`]).
+    pub fn word(self) -> &'static str {
+        match self {
+            SprtVerdict::H1Accepted => "H1 was accepted",
+            SprtVerdict::H0Accepted => "H0 was accepted",
+            SprtVerdict::Continue => "running",
+        }
+    }
+}
+
+/// Decimals an LLR and its bounds are printed with at least; more when needed to see which side
+/// of a bound the LLR is (`SprtStatus::decimals`).
+const LLR_DECIMALS: usize = 2;
+/// More decimals than this never decide anything a person would act on.
+const LLR_MAX_DECIMALS: usize = 6;
+
 /// LLR with its bounds and verdict, as printed and stored.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SprtStatus {
@@ -632,6 +722,22 @@ pub struct SprtStatus {
     pub lower: f64,
     pub upper: f64,
     pub verdict: SprtVerdict,
+}
+
+impl SprtStatus {
+    /// Decimals to print the LLR and its bounds with: 2, or more while the LLR would print the
+    /// same as a bound it has not reached (`LLR 2.94 [-2.94, 2.94]` with the match still
+    /// running), up to 6.
+    pub fn decimals(&self) -> usize {
+        let looks_reached = |d: usize| {
+            let llr = format!("{:.d$}", self.llr);
+            (llr == format!("{:.d$}", self.upper) && self.llr < self.upper)
+                || (llr == format!("{:.d$}", self.lower) && self.llr > self.lower)
+        };
+        (LLR_DECIMALS..LLR_MAX_DECIMALS)
+            .find(|&d| !looks_reached(d))
+            .unwrap_or(LLR_MAX_DECIMALS)
+    }
 }
 
 /// How a whole run ended, with its process exit code for CI.
@@ -670,14 +776,21 @@ impl RunVerdict {
     }
 }
 
+impl RunVerdict {
+    /// The word tables and lines print, the same as [`SprtVerdict::word`] for a crossed bound.
+    pub fn word(self) -> &'static str {
+        match self {
+            RunVerdict::H1Accepted => SprtVerdict::H1Accepted.word(),
+            RunVerdict::H0Accepted => SprtVerdict::H0Accepted.word(),
+            RunVerdict::Inconclusive => "inconclusive",
+            RunVerdict::Failed => "run failed",
+        }
+    }
+}
+
 impl fmt::Display for RunVerdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            RunVerdict::H1Accepted => "H1 was accepted",
-            RunVerdict::H0Accepted => "H0 was accepted",
-            RunVerdict::Inconclusive => "inconclusive: game budget exhausted",
-            RunVerdict::Failed => "run failed",
-        })
+        f.write_str(self.word())
     }
 }
 
@@ -862,11 +975,71 @@ mod tests {
         let wins = Trinomial::new(5, 0, 0).estimate().unwrap();
         assert_eq!((wins.nelo, wins.los), (None, 1.0));
         assert!(wins.elo.is_finite() && wins.elo > 2000.0);
-        assert_eq!(wins.lower, wins.upper);
+        assert!(
+            wins.lower < wins.upper,
+            "five games never give a zero-width interval"
+        );
         let draws = Pentanomial::new([0, 0, 9, 0, 0]).estimate().unwrap();
         assert_eq!((draws.elo, draws.los, draws.nelo), (0.0, 0.5, None));
         let losses = Pentanomial::new([4, 0, 0, 0, 0]).estimate().unwrap();
         assert_eq!(losses.los, 0.0);
+    }
+
+    #[test]
+    fn identical_results_have_an_honest_interval() {
+        // 40 wins: Clopper-Pearson puts the chance of anything else below q = 1 - 0.025^(1/40)
+        // = 0.0880973, so the score is at least 0.9119027: -400 log10(1/0.9119027 - 1) = 405.99.
+        let wins = Trinomial::new(40, 0, 0).estimate().unwrap();
+        close(wins.lower, 405.994, 1e-2);
+        assert_eq!(wins.reading(), EloReading::AtLeast(wins.lower));
+        assert_eq!(wins.reading().to_string(), "> +406.0");
+        let losses = Trinomial::new(0, 0, 40).estimate().unwrap();
+        assert_eq!(losses.reading().to_string(), "< -406.0");
+        // Four draws: q = 0.6023646, the score lies in 0.5 -+ q / 2: Elo -+242.11.
+        let draws = Trinomial::new(0, 4, 0).estimate().unwrap();
+        close(draws.upper, 242.111, 1e-2);
+        close(draws.lower, -242.111, 1e-2);
+        assert_eq!(draws.reading().to_string(), "+0.0 ± 242.1");
+        // One split pair (a win and a loss): n = 1, q = 0.975, Elo -+759.05, not "-0.0 ± 0.0".
+        let split = Pentanomial::new([0, 0, 1, 0, 0]).estimate().unwrap();
+        assert_eq!(split.reading().to_string(), "+0.0 ± 759.1");
+        assert!(split.elo.is_sign_positive());
+    }
+
+    #[test]
+    fn signed_never_prints_negative_zero() {
+        assert_eq!(signed(-0.04, 1), "+0.0");
+        assert_eq!(signed(-0.0, 1), "+0.0");
+        assert_eq!(signed(-0.06, 1), "-0.1");
+        assert_eq!(signed(35.25, 1), "+35.2");
+    }
+
+    #[test]
+    fn llr_decimals_show_the_side_of_a_bound() {
+        let s = sprt(0.0, 2.0); // bounds -+2.944439
+        let status = |llr: f64| s.status(llr);
+        assert_eq!(status(1.0).decimals(), 2);
+        // 2.944 rounds like the bound at 2 and 3 decimals: 4 tell them apart.
+        assert_eq!(status(2.944).decimals(), 4);
+        assert_eq!(status(-2.9441).decimals(), 4);
+        // At or past the bound it is accepted: equal digits are then true.
+        assert_eq!(status(2.9445).verdict, SprtVerdict::H1Accepted);
+        assert_eq!(status(2.9445).decimals(), 2);
+        assert_eq!(status(2.944_438_9).decimals(), 6);
+    }
+
+    #[test]
+    fn one_vocabulary_for_verdicts() {
+        assert_eq!(SprtVerdict::Continue.word(), "running");
+        assert_eq!(RunVerdict::Inconclusive.to_string(), "inconclusive");
+        assert_eq!(
+            RunVerdict::H1Accepted.word(),
+            SprtVerdict::H1Accepted.word()
+        );
+        assert_eq!(
+            RunVerdict::H0Accepted.word(),
+            SprtVerdict::H0Accepted.word()
+        );
     }
 
     #[test]

@@ -113,21 +113,43 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     #[serde(default)]
     pub proto: Proto,
-    /// `setoption` values, sent in this order after the handshake.
-    #[serde(default)]
+    /// `setoption` values, sent in this order after the handshake. In JSON
+    /// a value may be a string, a number or a boolean (`"Level": 3`).
+    #[serde(default, deserialize_with = "lenient::option_map")]
     pub options: BTreeMap<String, String>,
     /// Clock `base+inc` in seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::text_opt"
+    )]
     pub tc: Option<String>,
-    /// Fixed time per move in seconds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// Fixed time per move in seconds. Numbers in JSON may also be written
+    /// as strings (`"st": "0.01"`, `"depth": "3"`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::number_opt"
+    )]
     pub st: Option<f64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::number_opt"
+    )]
     pub depth: Option<u32>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::number_opt"
+    )]
     pub nodes: Option<u64>,
     /// Milliseconds an engine may overrun its clock before losing on time.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "lenient::number_opt"
+    )]
     pub timemargin: Option<u64>,
     /// Working directory of the engine process.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -299,12 +321,12 @@ pub fn split_args(text: &str) -> Result<Vec<String>, SpecError> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Timeouts {
-    #[serde(default = "d_startup")]
+    #[serde(default = "d_startup", deserialize_with = "lenient::number")]
     pub startup_ms: u64,
-    #[serde(default = "d_ping")]
+    #[serde(default = "d_ping", deserialize_with = "lenient::number")]
     pub ping_ms: u64,
     /// Cap on one search without a clock (depth/nodes only).
-    #[serde(default = "d_max_move")]
+    #[serde(default = "d_max_move", deserialize_with = "lenient::number")]
     pub max_move_ms: u64,
 }
 
@@ -352,6 +374,116 @@ pub fn resolve_cmd(cmd: &str) -> PathBuf {
         }
     }
     PathBuf::from(cmd)
+}
+
+/// JSON fields a person writes either way: a number as a number or a
+/// string (`"depth": 3` or `"depth": "3"`), an option value as a string,
+/// number or boolean. Errors name what was expected and what was found,
+/// not serde's internal type names.
+pub mod lenient {
+    use serde::de::{self, Deserializer, MapAccess, Visitor};
+    use std::collections::BTreeMap;
+    use std::fmt;
+    use std::marker::PhantomData;
+    use std::str::FromStr;
+
+    /// Any JSON scalar as the text a person would have typed; `None` for null.
+    struct Scalar;
+
+    impl<'de> Visitor<'de> for Scalar {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a number or a string")
+        }
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+            Ok(Some(v.to_string()))
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok(None)
+        }
+    }
+
+    fn parse<T: FromStr, E: de::Error>(text: &str) -> Result<T, E> {
+        let what = match std::any::type_name::<T>() {
+            "u8" | "u16" | "u32" | "u64" | "usize" => "a whole number",
+            _ => "a number",
+        };
+        text.trim()
+            .parse()
+            .map_err(|_| E::custom(format!("expected {what}, found {text:?}")))
+    }
+
+    /// A number written as a JSON number or a string.
+    pub fn number<'de, D: Deserializer<'de>, T: FromStr>(d: D) -> Result<T, D::Error> {
+        match d.deserialize_any(Scalar)? {
+            Some(text) => parse(&text),
+            None => Err(de::Error::custom("expected a number, found null")),
+        }
+    }
+
+    /// An optional number written as a JSON number or a string; null is none.
+    pub fn number_opt<'de, D: Deserializer<'de>, T: FromStr>(d: D) -> Result<Option<T>, D::Error> {
+        d.deserialize_any(Scalar)?
+            .map(|text| parse(&text))
+            .transpose()
+    }
+
+    /// Optional text that may be written as a number (`"tc": 10`).
+    pub fn text_opt<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+        d.deserialize_any(Scalar)
+    }
+
+    struct Options(PhantomData<()>);
+
+    impl<'de> Visitor<'de> for Options {
+        type Value = BTreeMap<String, String>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an object of option names and values")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = BTreeMap::new();
+            while let Some(name) = map.next_key::<String>()? {
+                let value: OptionValue = map.next_value()?;
+                out.insert(name, value.0);
+            }
+            Ok(out)
+        }
+    }
+
+    struct OptionValue(String);
+
+    impl<'de> de::Deserialize<'de> for OptionValue {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            match d.deserialize_any(Scalar)? {
+                Some(text) => Ok(OptionValue(text)),
+                None => Err(de::Error::custom(
+                    "an option value is a string, a number or a boolean, not null",
+                )),
+            }
+        }
+    }
+
+    /// Option values as strings, numbers or booleans (sent as typed).
+    pub fn option_map<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<BTreeMap<String, String>, D::Error> {
+        d.deserialize_map(Options(PhantomData))
+    }
 }
 
 #[cfg(test)]

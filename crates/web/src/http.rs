@@ -2,9 +2,13 @@
 //! (host check, error bodies, headers), request bodies read under a size
 //! limit and a deadline, and the live stream of states to the page.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
-use std::sync::Arc;
-use std::time::Duration;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
@@ -15,9 +19,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::Router;
 use futures_util::stream::{self, Stream};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
-use tokio::sync::{watch, Semaphore};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::sync::{watch, Notify, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
@@ -25,7 +32,10 @@ use super::error::ApiError;
 use super::files::{Download, Export};
 use super::state::App;
 use super::view::StateView;
-use super::{BODY_LIMIT, BODY_TIMEOUT, MAX_EVENT_STREAMS, REQUEST_TIMEOUT};
+use super::{
+    BODY_LIMIT, BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_EVENT_STREAMS, REQUEST_TIMEOUT,
+    SHUTDOWN_GRACE,
+};
 
 const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
@@ -216,7 +226,9 @@ impl IntoResponse for ApiError {
 async fn guard(State(ctx): State<Ctx>, request: Request, next: Next) -> Response {
     let method = request.method().clone();
     let path = request.uri().path().to_string();
-    let mut response = match check_host(request.headers(), &ctx.host) {
+    let checked = check_host(request.headers(), &ctx.host)
+        .and_then(|()| check_origin(&method, request.headers()));
+    let mut response = match checked {
         Ok(()) => next.run(request).await,
         Err(refused) => error(StatusCode::FORBIDDEN, refused),
     };
@@ -298,6 +310,49 @@ fn check_host(headers: &HeaderMap, own: &str) -> Result<(), String> {
             "unknown host {name:?}: use the address the server printed"
         ))
     }
+}
+
+/// A request that changes the board (anything but GET and HEAD) must come
+/// from the page itself: a browser says where a request comes from in
+/// `Sec-Fetch-Site` and `Origin`, and both, when present, must name this
+/// server. Defence in depth behind the JSON-only bodies: a site the user
+/// visits cannot play moves here even if a browser let it send JSON. Tools
+/// (curl, scripts) send neither header and are not affected.
+fn check_origin(method: &Method, headers: &HeaderMap) -> Result<(), String> {
+    if matches!(*method, Method::GET | Method::HEAD) {
+        return Ok(());
+    }
+    if let Some(site) = headers.get("sec-fetch-site") {
+        let site = site.to_str().unwrap_or("");
+        if !site.eq_ignore_ascii_case("same-origin") {
+            return Err(format!(
+                "a request from another site ({:?}) cannot change the board",
+                truncated(site)
+            ));
+        }
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        let host = headers
+            .get(header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("");
+        let authority = origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"));
+        if host.is_empty() || authority.is_none_or(|a| !a.eq_ignore_ascii_case(host)) {
+            return Err(format!(
+                "a request from {:?} cannot change the board: only the page served here can",
+                truncated(origin)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// At most 100 characters of a header we echo in an error.
+fn truncated(text: &str) -> String {
+    text.chars().take(100).collect()
 }
 
 async fn no_such_path(request: Request) -> Response {
@@ -514,6 +569,211 @@ fn expect_empty(body: &[u8]) -> Result<(), ApiError> {
             "this request takes no parameters: send {} or nothing",
         )),
         Err(e) => Err(ApiError::new(400, format!("bad JSON body: {e}"))),
+    }
+}
+
+/// One open connection, as the accept loop sees it when it must choose one
+/// to close.
+struct Connection {
+    /// Milliseconds after the loop's start of the last byte read or written.
+    last_progress: Arc<AtomicU64>,
+    /// Requests being answered; an open event stream counts for as long as
+    /// it lasts (those have their own limit, `MAX_EVENT_STREAMS`).
+    busy: Arc<AtomicUsize>,
+    /// Told to close when the connection is evicted.
+    close: Arc<Notify>,
+}
+
+/// The open connections by id.
+type Connections = Arc<Mutex<HashMap<u64, Connection>>>;
+
+/// Accepts connections until told to stop; each is served by a task of its
+/// own with hyper's deadline on the request head. With `MAX_CONNECTIONS`
+/// open, a new connection closes the one that has been idle longest (no
+/// request being answered, the oldest last byte: a stalled client or a
+/// forgotten keep-alive) rather than being refused itself, so a local
+/// client holding hundreds of stalled connections cannot lock the page
+/// out. Only when every connection is answering a request is the new one
+/// closed.
+pub(crate) async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    mut stop: watch::Receiver<bool>,
+) {
+    let epoch = Instant::now();
+    let open: Connections = Arc::default();
+    let mut next_id: u64 = 0;
+    loop {
+        let stream = tokio::select! {
+            _ = stop.changed() => return,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    // Out of file descriptors and the like: retry, but
+                    // without spinning on an error that persists.
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    continue;
+                }
+            },
+        };
+        let Some(conn) = admit(&open, next_id, epoch) else {
+            // Every connection is answering a request: closing the new one
+            // at once costs nothing; queueing would hold a socket.
+            drop(stream);
+            continue;
+        };
+        let id = next_id;
+        next_id += 1;
+        let io = TokioIo::new(Tracked {
+            inner: stream,
+            epoch,
+            last_progress: conn.last_progress.clone(),
+        });
+        let service = counted_service(router.clone(), conn.busy.clone());
+        let close = conn.close.clone();
+        let open = open.clone();
+        let mut stop = stop.clone();
+        tokio::spawn(async move {
+            let connection = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(io, service);
+            tokio::pin!(connection);
+            tokio::select! {
+                _ = connection.as_mut() => {}
+                _ = close.notified() => {}
+                _ = stop.changed() => {
+                    connection.as_mut().graceful_shutdown();
+                    let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
+                }
+            }
+            if let Ok(mut open) = open.lock() {
+                open.remove(&id);
+            }
+        });
+    }
+}
+
+/// Registers connection `id`, first evicting the idlest one when all
+/// `MAX_CONNECTIONS` are taken; `None` when none is idle.
+fn admit(open: &Connections, id: u64, epoch: Instant) -> Option<Connection> {
+    let mut open = open.lock().ok()?;
+    if open.len() >= MAX_CONNECTIONS {
+        let victim = open
+            .iter()
+            .filter(|(_, c)| c.busy.load(Ordering::SeqCst) == 0)
+            .min_by_key(|(&id, c)| (c.last_progress.load(Ordering::SeqCst), id))
+            .map(|(&id, _)| id)?;
+        if let Some(c) = open.remove(&victim) {
+            c.close.notify_one();
+        }
+    }
+    let now = epoch.elapsed().as_millis() as u64;
+    let conn = Connection {
+        last_progress: Arc::new(AtomicU64::new(now)),
+        busy: Arc::new(AtomicUsize::new(0)),
+        close: Arc::new(Notify::new()),
+    };
+    let handle = Connection {
+        last_progress: conn.last_progress.clone(),
+        busy: conn.busy.clone(),
+        close: conn.close.clone(),
+    };
+    open.insert(id, conn);
+    Some(handle)
+}
+
+/// The router as a hyper service that counts the requests it is answering
+/// in `busy`; an event stream that opened stays counted.
+fn counted_service(
+    router: Router,
+    busy: Arc<AtomicUsize>,
+) -> impl hyper::service::Service<
+    hyper::Request<hyper::body::Incoming>,
+    Response = Response,
+    Error = Infallible,
+    Future = impl std::future::Future<Output = Result<Response, Infallible>> + Send,
+> + Clone {
+    let inner = TowerToHyperService::new(router);
+    hyper::service::service_fn(move |request: hyper::Request<hyper::body::Incoming>| {
+        let stream = request.uri().path() == "/api/events";
+        busy.fetch_add(1, Ordering::SeqCst);
+        let answer = hyper::service::Service::call(&inner, request);
+        let busy = busy.clone();
+        async move {
+            let response = answer.await?;
+            if !(stream && response.status() == StatusCode::OK) {
+                busy.fetch_sub(1, Ordering::SeqCst);
+            }
+            Ok(response)
+        }
+    })
+}
+
+/// A connection's socket that notes when a byte last went through it.
+struct Tracked {
+    inner: tokio::net::TcpStream,
+    epoch: Instant,
+    last_progress: Arc<AtomicU64>,
+}
+
+impl Tracked {
+    fn touch(&self) {
+        let now = self.epoch.elapsed().as_millis() as u64;
+        self.last_progress.store(now, Ordering::SeqCst);
+    }
+}
+
+impl AsyncRead for Tracked {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if buf.filled().len() > before {
+            self.touch();
+        }
+        polled
+    }
+}
+
+impl AsyncWrite for Tracked {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        data: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write(cx, data);
+        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+            self.touch();
+        }
+        polled
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        if matches!(polled, Poll::Ready(Ok(n)) if n > 0) {
+            self.touch();
+        }
+        polled
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }
 

@@ -18,9 +18,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
-use hyper_util::rt::{TokioIo, TokioTimer};
-use hyper_util::service::TowerToHyperService;
-use tokio::sync::{watch, Semaphore};
+use tokio::sync::watch;
 
 pub use engines::Roster;
 pub use error::{ApiError, EngineError, OpenError, RosterError, ServeError, ShippedError};
@@ -118,7 +116,7 @@ impl WebServer {
         let app = App::new(options.roster, options.silo_tables)?;
         let (stop, stopped) = watch::channel(false);
         let router = http::router(app.clone(), host, stopped.clone());
-        let acceptor = runtime.spawn(accept_loop(listener, router, stopped));
+        let acceptor = runtime.spawn(http::accept_loop(listener, router, stopped));
         Ok(WebServer {
             runtime: Some(runtime),
             addr,
@@ -172,52 +170,6 @@ impl Drop for WebServer {
         if self.runtime.is_some() {
             self.close();
         }
-    }
-}
-
-/// Accepts connections until told to stop; each is served by a task of its
-/// own with hyper's deadline on the request head.
-async fn accept_loop(
-    listener: tokio::net::TcpListener,
-    router: axum::Router,
-    mut stop: watch::Receiver<bool>,
-) {
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
-    loop {
-        let stream = tokio::select! {
-            _ = stop.changed() => return,
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(_) => {
-                    // Out of file descriptors and the like: retry, but
-                    // without spinning on an error that persists.
-                    tokio::time::sleep(Duration::from_millis(10)).await;
-                    continue;
-                }
-            },
-        };
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
-            // Closing at once costs nothing; queueing would hold a socket.
-            drop(stream);
-            continue;
-        };
-        let service = TowerToHyperService::new(router.clone());
-        let mut stop = stop.clone();
-        tokio::spawn(async move {
-            let _slot = slot;
-            let connection = hyper::server::conn::http1::Builder::new()
-                .timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(TokioIo::new(stream), service);
-            tokio::pin!(connection);
-            tokio::select! {
-                _ = connection.as_mut() => {}
-                _ = stop.changed() => {
-                    connection.as_mut().graceful_shutdown();
-                    let _ = tokio::time::timeout(SHUTDOWN_GRACE, connection).await;
-                }
-            }
-        });
     }
 }
 

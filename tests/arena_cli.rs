@@ -1,0 +1,246 @@
+//! The arena's command line as people type it: defaults in `--help`, a game
+//! count that is rounded says so, repeated games get a warning, and the
+//! JSON config takes numbers and strings alike (issue 23).
+
+mod support;
+
+use support::{arena, mock, temp_dir};
+
+/// A mock engine whose moves depend only on the position: two of them
+/// replay the same games from the same start.
+fn deterministic(name: &str) -> Vec<String> {
+    vec![
+        "--engine".into(),
+        format!("name={name}"),
+        format!("cmd={}", mock()),
+        "args=--per-position --seed 1".into(),
+        "nodes=1".into(),
+    ]
+}
+
+fn run(tag: &str, engines: &[&str], flags: &[&str]) -> support::Run {
+    let dir = temp_dir(tag);
+    let mut args: Vec<String> = engines.iter().flat_map(|n| deterministic(n)).collect();
+    args.extend(flags.iter().map(|s| s.to_string()));
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    arena(&refs, &dir)
+}
+
+#[test]
+fn help_shows_the_defaults() {
+    let r = arena(&["--help"], &temp_dir("help"));
+    assert_eq!(r.code, Some(0), "{}", r.output);
+    for flag in [
+        "--games",
+        "--game ",
+        "--concurrency",
+        "--maxplies",
+        "--ratinginterval",
+        "--ping-timeout",
+        "--tournament",
+    ] {
+        let line = r
+            .output
+            .lines()
+            .find(|l| l.trim_start().starts_with(flag))
+            .unwrap_or_else(|| panic!("{flag} missing in {}", r.output));
+        assert!(line.contains("[default: "), "{line}");
+    }
+}
+
+#[test]
+fn a_rounded_game_count_says_so() {
+    let r = run("round2", &["a", "b"], &["--games", "3"]);
+    assert_eq!(r.code, Some(0), "{}", r.output);
+    assert!(
+        r.output.contains("Note: 3 games rounded up to 4"),
+        "{}",
+        r.output
+    );
+    let r = run("round3", &["a", "b", "c"], &["--games", "3"]);
+    assert_eq!(r.code, Some(0), "{}", r.output);
+    assert!(
+        r.output.contains("Note: 3 games rounded up to 6") && r.output.contains("3 engine pairs"),
+        "{}",
+        r.output
+    );
+    let r = run("round0", &["a", "b"], &["--games", "4"]);
+    assert!(!r.output.contains("rounded"), "{}", r.output);
+}
+
+#[test]
+fn repeated_games_are_warned_about() {
+    let r = run("repeat", &["a", "b"], &["--games", "6"]);
+    assert_eq!(r.code, Some(0), "{}", r.output);
+    assert!(r.output.contains("Warning: no --openings"), "{}", r.output);
+    // Deterministic engines from one start: games 3-6 replay games 1 and 2.
+    assert!(
+        r.output
+            .contains("Warning: 4 of 6 games repeat an earlier game move for move"),
+        "{}",
+        r.output
+    );
+    // One pair from the start position repeats nothing: no warning.
+    let r = run("single", &["a", "b"], &["--games", "2"]);
+    assert!(!r.output.contains("Warning"), "{}", r.output);
+}
+
+#[test]
+fn the_json_config_takes_numbers_as_strings() {
+    let dir = temp_dir("lenient");
+    let config = format!(
+        r#"{{"engines": [
+            {{"name": "a", "cmd": "{m}", "args": ["--per-position"], "nodes": "1"}},
+            {{"name": "b", "cmd": "{m}", "depth": "1"}}],
+          "games": "2", "maxplies": "40", "ratinginterval": "0"}}"#,
+        m = mock()
+    );
+    std::fs::write(dir.join("match.json"), config).unwrap();
+    let r = arena(&["--config", "match.json"], &dir);
+    assert_eq!(r.code, Some(0), "{}", r.output);
+    assert!(r.output.contains("Finished game 2"), "{}", r.output);
+    std::fs::write(
+        dir.join("bad.json"),
+        r#"{"engines": [{"name": "a", "cmd": "x", "st": "fast"}]}"#,
+    )
+    .unwrap();
+    let r = arena(&["--config", "bad.json"], &dir);
+    assert_eq!(r.code, Some(3), "{}", r.output);
+    assert!(
+        r.output.contains("expected a number, found \"fast\""),
+        "{}",
+        r.output
+    );
+}
+
+/// The fields of a record that do not depend on when it was played.
+fn game_facts(jsonl: &std::path::Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(jsonl).expect("records written");
+    text.lines()
+        .map(|l| {
+            let r: serde_json::Value = serde_json::from_str(l).expect("a record");
+            let moves: Vec<&serde_json::Value> = r["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| &m["move"])
+                .collect();
+            serde_json::json!({
+                "game": r["game"], "round": r["round"], "opening": r["opening"],
+                "player1": r["player1"], "player2": r["player2"], "fen": r["fen"],
+                "result": r["result"], "termination": r["termination"],
+                "time_control": r["time_control"], "moves": moves,
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn a_fastchess_command_line_plays_the_same_match() {
+    let book = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tournaments/openings-mixtour.txt"
+    );
+    let engine = |dash: &str, name: &str, seed: u32| -> Vec<String> {
+        vec![
+            format!("{dash}engine"),
+            format!("name={name}"),
+            format!("cmd={}", mock()),
+            format!("args=--per-position --seed {seed}"),
+            "nodes=1".into(),
+        ]
+    };
+    let run_with = |tag: &str, mut args: Vec<String>| {
+        let dir = temp_dir(tag);
+        args.extend(["--jsonl".into(), "games.jsonl".into()]);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = arena(&refs, &dir);
+        assert_eq!(r.code, Some(0), "{}", r.output);
+        r
+    };
+    let mut ours: Vec<String> = [engine("--", "a", 1), engine("--", "b", 2)].concat();
+    ours.extend(
+        [
+            "--games",
+            "6",
+            "--openings",
+            book,
+            "--seed",
+            "3",
+            "--maxplies",
+            "60",
+            "--ratinginterval",
+            "0",
+        ]
+        .map(String::from),
+    );
+    let mut theirs: Vec<String> = [engine("-", "a", 1), engine("-", "b", 2)].concat();
+    theirs.extend(
+        [
+            "-rounds",
+            "3",
+            "-games",
+            "2",
+            "-openings",
+            &format!("file={book}"),
+            "format=epd",
+            "order=random",
+            "-srand",
+            "3",
+            "-maxmoves",
+            "30",
+            "-concurrency",
+            "1",
+            "-recover",
+            "-variant",
+            "standard",
+            "-ratinginterval",
+            "2",
+            "-output",
+            "format=fastchess",
+            "-testEnv",
+        ]
+        .map(String::from),
+    );
+    let a = run_with("fc-ours", ours);
+    let b = run_with("fc-theirs", theirs);
+    let (ra, rb) = (
+        game_facts(&a.dir.join("games.jsonl")),
+        game_facts(&b.dir.join("games.jsonl")),
+    );
+    assert_eq!(ra.len(), 6);
+    assert_eq!(ra, rb, "the same match both ways");
+    // fastchess's own output: a line per game and its results block.
+    for n in 1..=6 {
+        assert!(
+            b.output.contains(&format!("Finished game {n} (")),
+            "{}",
+            b.output
+        );
+    }
+    assert!(
+        b.output
+            .contains("Results of a vs b (nodes=1, NULL, NULL, openings-mixtour.txt):"),
+        "{}",
+        b.output
+    );
+    assert!(b.output.contains("Ptnml(0-2): ["), "{}", b.output);
+    assert!(b.output.contains("Games: 6, Wins: "), "{}", b.output);
+    // Blocks every 2 games and at the end.
+    assert_eq!(
+        b.output.matches("Results of a vs b").count(),
+        3,
+        "{}",
+        b.output
+    );
+    assert!(!b.output.contains("Progress:"), "{}", b.output);
+    let v = arena(&["-version"], &temp_dir("fc-version"));
+    assert_eq!(v.code, Some(0), "{}", v.output);
+    assert!(v.output.starts_with("arena "), "{}", v.output);
+    let bad = arena(
+        &["-openings", "file=x.pgn", "format=pgn"],
+        &temp_dir("fc-bad"),
+    );
+    assert_eq!(bad.code, Some(3), "{}", bad.output);
+    assert!(bad.output.contains("format=epd"), "{}", bad.output);
+}
