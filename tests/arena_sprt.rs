@@ -214,6 +214,19 @@ fn round_robin_of_three_prints_ratings_and_cross_table() {
     let html = std::fs::read_to_string(r.dir.join("report.html")).unwrap();
     assert!(html.contains("<svg"), "report has a chart");
     assert!(html.contains("top") && html.contains("low"));
+    // Every pair charted (issue 23: only the first was), the settings, every game.
+    let elo_chart = html.split("<svg").nth(1).unwrap();
+    assert_eq!(elo_chart.matches("<polyline").count(), 3, "{html}");
+    for label in ["top vs mid", "top vs low", "mid vs low"] {
+        assert!(html.contains(&format!("</span> {label}")), "legend {label}");
+    }
+    assert!(html.contains("<th class=\"key\">Tournament</th><td>roundrobin</td>"));
+    assert!(html.contains("<h2>Engines</h2>") && html.contains("<td>nodes=1</td>"));
+    assert!(
+        html.contains("--score 2000"),
+        "the command with its arguments"
+    );
+    assert_eq!(html.matches("<details id=\"game-").count(), 12);
 }
 
 #[test]

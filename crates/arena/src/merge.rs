@@ -7,8 +7,8 @@ use std::io::Write;
 use std::path::PathBuf;
 
 use super::results::{
-    counts_for, final_verdict, pair_reports, pair_stats, print_tables, progress_series, sprt_line,
-    summarize_games, tournament_tables, write_json, write_report, SprtSummary, Summary,
+    counts_for, final_verdict, pair_reports, pair_stats, print_tables, sprt_line, summarize_games,
+    tournament_tables, write_json, write_report, SprtSummary, Summary,
 };
 use super::stats::SprtConfig;
 use super::ArenaError;
@@ -205,11 +205,11 @@ pub fn merge(
         write_json(path, &summary)?;
     }
     if let Some(path) = &opts.report {
-        let progress = progress_series(&names, &records, sprt);
         write_report(
             path,
             &event,
-            &progress,
+            &records,
+            None,
             opts.sprt,
             &reports,
             tables.as_ref(),

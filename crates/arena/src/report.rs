@@ -8,6 +8,8 @@ use super::stats::{
     signed, EloEstimate, EloReading, MatchCounts, RunVerdict, SprtConfig, SprtStatus,
 };
 use serde::{Deserialize, Serialize};
+use stackfish_record::GameRecord;
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Everything printed about one pairing, from the first engine's side.
@@ -73,18 +75,55 @@ impl ProgressPoint {
     }
 }
 
+/// The Elo of one pair over its games, for the report's chart: one line (and band) per pair.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Series {
+    /// `first vs second`, shown in the legend.
+    pub label: String,
+    /// In order of games; points with a non-finite Elo or bound are skipped, a non-finite LLR
+    /// is treated as absent.
+    pub points: Vec<ProgressPoint>,
+}
+
+/// One engine as the match ran it, for the report's settings.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineInfo {
+    pub name: String,
+    /// The command with its arguments, as the arena starts it.
+    pub command: String,
+    /// `setoption` values in the order sent.
+    pub options: Vec<(String, String)>,
+    /// Its limits per move: `10+0.1`, `st=0.1`, `depth=6`, ... (`Limits::describe`).
+    pub limits: String,
+}
+
+/// What the report says of the match beyond its numbers; what a caller does not know (a
+/// merge knows only the records) stays empty and the report says so.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MatchInfo {
+    /// `mixtour`, `silo`, ...
+    pub game: String,
+    /// `roundrobin` or `gauntlet` (three or more engines).
+    pub tournament: Option<String>,
+    pub engines: Vec<EngineInfo>,
+    /// The opening suite file; none: every game from the start position.
+    pub openings: Option<String>,
+}
+
 /// Inputs of the HTML report; every part is optional except the title.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HtmlReport<'a> {
     pub title: &'a str,
-    /// In order of games; points with a non-finite Elo or bound are skipped, a non-finite LLR
-    /// is treated as absent.
-    pub progress: &'a [ProgressPoint],
+    /// One series per pair, the candidate's pair first: its LLR is the one charted.
+    pub series: &'a [Series],
     /// Draws the LLR bounds and names the hypotheses.
     pub sprt: Option<SprtConfig>,
     pub pairs: &'a [PairReport],
     pub ratings: Option<&'a Ratings>,
     pub cross: Option<&'a CrossTable>,
+    pub info: Option<&'a MatchInfo>,
+    /// Every game, listed with a link to its moves.
+    pub games: &'a [GameRecord],
 }
 
 /// A table as strings, rendered either as aligned text or as HTML.
@@ -304,9 +343,15 @@ pub fn format_pair_table(pairs: &[PairReport]) -> String {
     pair_table(pairs).text()
 }
 
+/// Line colours of the Elo chart's series, in pair order (repeating after the last).
+const SERIES_COLOURS: [&str; 8] = [
+    "#036", "#c60", "#393", "#c33", "#639", "#099", "#963", "#c39",
+];
+
 /// The HTML document: inline CSS and SVG, no scripts and no external assets, so it can be
-/// archived or mailed as one file. Charts are omitted (with a note) when there is nothing to
-/// draw; the LLR chart appears when some point carries an LLR.
+/// archived or mailed as one file; its only links are to its own game list. Charts are omitted
+/// (with a note) when there is nothing to draw; the LLR chart appears when some point of the
+/// first series carries an LLR.
 pub fn render_html(report: &HtmlReport<'_>) -> String {
     let mut out = String::new();
     let title = escape(report.title);
@@ -316,44 +361,61 @@ pub fn render_html(report: &HtmlReport<'_>) -> String {
          <style>\nbody {{ font-family: sans-serif; margin: 2em; color: #222; }}\n\
          table {{ border-collapse: collapse; margin: 1em 0; }}\n\
          th, td {{ border: 1px solid #ccc; padding: 0.2em 0.6em; }}\n\
+         th.key {{ text-align: left; }}\n\
          td.num {{ text-align: right; font-variant-numeric: tabular-nums; }}\n\
+         code, .moves {{ font-family: monospace; }}\n\
+         .moves {{ max-width: 60em; line-height: 1.5; }}\n\
+         .note {{ color: #777; font-size: 0.85em; }}\n\
          svg {{ display: block; margin: 1em 0; }}\n</style>\n</head>\n<body>\n<h1>{title}</h1>\n"
     );
-    if let Some(s) = report.sprt {
-        let _ = writeln!(
-            out,
-            "<p>SPRT: H0 nElo = {:.2}, H1 nElo = {:.2}, alpha = {}, beta = {}; bounds ({:.3}, {:.3}).</p>",
-            s.elo0(),
-            s.elo1(),
-            s.alpha(),
-            s.beta(),
-            s.lower_bound(),
-            s.upper_bound()
-        );
-    }
+    settings(&mut out, report);
 
-    let points: Vec<ProgressPoint> = report
-        .progress
+    let series: Vec<Series> = report
+        .series
         .iter()
-        .filter(|p| p.elo.is_finite() && p.lower.is_finite() && p.upper.is_finite())
-        .map(|p| ProgressPoint {
-            llr: p.llr.filter(|l| l.is_finite()),
-            ..*p
+        .map(|s| Series {
+            label: s.label.clone(),
+            points: s
+                .points
+                .iter()
+                .filter(|p| p.elo.is_finite() && p.lower.is_finite() && p.upper.is_finite())
+                .map(|p| ProgressPoint {
+                    llr: p.llr.filter(|l| l.is_finite()),
+                    ..*p
+                })
+                .collect(),
         })
+        .filter(|s| !s.points.is_empty())
         .collect();
     out.push_str("<h2>Elo over games</h2>\n");
-    if points.is_empty() {
+    if series.is_empty() {
         out.push_str("<p>No games yet.</p>\n");
     } else {
-        let band: Vec<(f64, f64, f64)> = points
+        let lines: Vec<Line> = series
             .iter()
-            .map(|p| (p.games as f64, p.lower, p.upper))
+            .zip(SERIES_COLOURS.iter().cycle())
+            .map(|(s, &colour)| Line {
+                label: &s.label,
+                colour,
+                points: s.points.iter().map(|p| (p.games as f64, p.elo)).collect(),
+                band: Some(
+                    s.points
+                        .iter()
+                        .map(|p| (p.games as f64, p.lower, p.upper))
+                        .collect(),
+                ),
+            })
             .collect();
-        let line: Vec<(f64, f64)> = points.iter().map(|p| (p.games as f64, p.elo)).collect();
-        out.push_str(&chart("Elo", &line, Some(&band), &[(0.0, "#888")]));
+        out.push_str(&chart("Elo", &lines, &[(0.0, "#888")]));
+        if lines.len() > 1 {
+            legend(&mut out, &lines);
+        }
+        out.push_str("<p class=\"note\">Shaded: the 95% interval of each pair's Elo.</p>\n");
     }
-    let llr: Vec<(f64, f64)> = points
-        .iter()
+    let llr: Vec<(f64, f64)> = series
+        .first()
+        .into_iter()
+        .flat_map(|s| &s.points)
         .filter_map(|p| p.llr.map(|l| (p.games as f64, l)))
         .collect();
     if !llr.is_empty() {
@@ -362,7 +424,13 @@ pub fn render_html(report: &HtmlReport<'_>) -> String {
             .sprt
             .map(|s| vec![(s.lower_bound(), "#c33"), (s.upper_bound(), "#393")])
             .unwrap_or_default();
-        out.push_str(&chart("LLR", &llr, None, &bounds));
+        let line = Line {
+            label: series.first().map_or("", |s| s.label.as_str()),
+            colour: SERIES_COLOURS[0],
+            points: llr,
+            band: None,
+        };
+        out.push_str(&chart("LLR", &[line], &bounds));
     }
 
     if !report.pairs.is_empty() {
@@ -377,8 +445,222 @@ pub fn render_html(report: &HtmlReport<'_>) -> String {
         out.push_str("<h2>Cross table</h2>\n");
         out.push_str(&cross_table(c).html());
     }
+    game_list(&mut out, report.games);
     out.push_str("</body>\n</html>\n");
     out
+}
+
+/// The match section: date, game, engines with their commands, options and limits, time
+/// control, openings, game count, the SPRT and its verdict, and the candidate's Elo.
+fn settings(out: &mut String, report: &HtmlReport<'_>) {
+    let info = report.info.cloned().unwrap_or_default();
+    let games = report.games;
+    let mut rows: Vec<(&str, String)> = Vec::new();
+    let dates: BTreeSet<&str> = games.iter().filter_map(|g| g.date.as_deref()).collect();
+    rows.push((
+        "Date",
+        match (dates.first(), dates.last()) {
+            (Some(a), Some(b)) if a == b => a.to_string(),
+            (Some(a), Some(b)) => format!("{a} to {b}"),
+            _ => "-".to_string(),
+        },
+    ));
+    let variants: BTreeSet<&str> = games.iter().map(|g| g.variant.as_str()).collect();
+    let game = if !info.game.is_empty() {
+        info.game.clone()
+    } else {
+        variants
+            .iter()
+            .map(|v| if v.is_empty() { "mixtour" } else { v })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    rows.push(("Game", if game.is_empty() { "-".into() } else { game }));
+    if let Some(t) = &info.tournament {
+        rows.push(("Tournament", t.clone()));
+    }
+    let controls: BTreeSet<&str> = games
+        .iter()
+        .filter_map(|g| g.time_control.as_deref())
+        .filter(|t| !t.is_empty())
+        .collect();
+    rows.push((
+        "Time control",
+        if controls.is_empty() {
+            "-".to_string()
+        } else {
+            controls.into_iter().collect::<Vec<_>>().join(", ")
+        },
+    ));
+    let openings: BTreeSet<(Option<usize>, Option<&str>)> = games
+        .iter()
+        .map(|g| (g.opening, g.fen.as_deref()))
+        .collect();
+    let file = info
+        .openings
+        .as_deref()
+        .unwrap_or(if report.info.is_some() {
+            "none (the start position)"
+        } else {
+            "not recorded"
+        });
+    rows.push((
+        "Openings",
+        format!("{file}; {} distinct played", openings.len()),
+    ));
+    rows.push(("Games", games.len().to_string()));
+    if let Some(s) = report.sprt {
+        let verdict = report
+            .pairs
+            .iter()
+            .find_map(|p| {
+                p.sprt.map(|st| {
+                    p.verdict
+                        .map_or(st.verdict.word(), |v| v.word())
+                        .to_string()
+                })
+            })
+            .unwrap_or_else(|| "-".to_string());
+        rows.push((
+            "SPRT",
+            format!(
+                "nElo [{:.2}, {:.2}], alpha {}, beta {}; LLR bounds ({:.3}, {:.3}): {verdict}",
+                s.elo0(),
+                s.elo1(),
+                s.alpha(),
+                s.beta(),
+                s.lower_bound(),
+                s.upper_bound()
+            ),
+        ));
+    }
+    if let Some(p) = report.pairs.first() {
+        let elo = p.estimate.map_or_else(
+            || "-".to_string(),
+            |e| match e.reading() {
+                EloReading::Interval { elo, error } => {
+                    format!("{} ± {error:.1} (95%)", signed(elo, 1))
+                }
+                bound => bound.to_string(),
+            },
+        );
+        rows.push(("Elo", format!("{} vs {}: {elo}", p.first, p.second)));
+    }
+    out.push_str("<h2>Match</h2>\n<table>\n");
+    for (key, value) in rows {
+        let _ = writeln!(
+            out,
+            "<tr><th class=\"key\">{key}</th><td>{}</td></tr>",
+            escape(&value)
+        );
+    }
+    out.push_str("</table>\n");
+    if info.engines.is_empty() {
+        out.push_str(
+            "<p class=\"note\">Engines: not recorded (a merge knows only the games).</p>\n",
+        );
+        return;
+    }
+    let mut table = Table::new(&[
+        ("Engine", true),
+        ("Command", true),
+        ("Options", true),
+        ("Limits", true),
+    ]);
+    for e in &info.engines {
+        let options: Vec<String> = e.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        table.rows.push(vec![
+            e.name.clone(),
+            e.command.clone(),
+            if options.is_empty() {
+                "-".to_string()
+            } else {
+                options.join(" ")
+            },
+            e.limits.clone(),
+        ]);
+    }
+    out.push_str("<h2>Engines</h2>\n");
+    out.push_str(&table.html());
+}
+
+/// The Elo chart's legend: one colour swatch and label per pair.
+fn legend(out: &mut String, lines: &[Line<'_>]) {
+    out.push_str("<p>");
+    for l in lines {
+        let _ = write!(
+            out,
+            "<span style=\"color: {}\">&#9632;</span> {} &nbsp; ",
+            l.colour,
+            escape(l.label)
+        );
+    }
+    out.push_str("</p>\n");
+}
+
+/// Every game in number order, each row linked to its moves further down.
+fn game_list(out: &mut String, games: &[GameRecord]) {
+    if games.is_empty() {
+        return;
+    }
+    let mut sorted: Vec<&GameRecord> = games.iter().collect();
+    sorted.sort_by_key(|g| g.game);
+    out.push_str(
+        "<h2>Games</h2>\n<table>\n<tr><th>#</th><th>Player 1</th><th>Player 2</th>\
+         <th>Opening</th><th>Result</th><th>Reason</th><th>Plies</th></tr>\n",
+    );
+    for (i, g) in sorted.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<tr><td class=\"num\"><a href=\"#game-{i}\">{}</a></td><td>{}</td><td>{}</td>\
+             <td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+            g.game,
+            escape(&g.player1),
+            escape(&g.player2),
+            escape(&opening_text(g)),
+            escape(&g.result),
+            escape(&g.termination),
+            g.moves.len()
+        );
+    }
+    out.push_str("</table>\n");
+    for (i, g) in sorted.iter().enumerate() {
+        let _ = write!(
+            out,
+            "<details id=\"game-{i}\"><summary>Game {}: {} vs {}, {} ({})</summary>\n\
+             <p class=\"moves\">",
+            g.game,
+            escape(&g.player1),
+            escape(&g.player2),
+            escape(&g.result),
+            escape(&g.termination)
+        );
+        if let Some(fen) = &g.fen {
+            let _ = write!(out, "[{}] ", escape(fen));
+        }
+        for (ply, m) in g.moves.iter().enumerate() {
+            if ply % 2 == 0 {
+                let _ = write!(out, "{}. ", ply / 2 + 1);
+            }
+            let _ = write!(
+                out,
+                "{} <span class=\"note\">{{{}}}</span> ",
+                escape(&m.mv),
+                escape(&stackfish_record::move_comment(m))
+            );
+        }
+        out.push_str("</p></details>\n");
+    }
+}
+
+/// `#3` (the suite's index, 0-based as in the records) and the start position when recorded.
+fn opening_text(g: &GameRecord) -> String {
+    match (g.opening, g.fen.as_deref()) {
+        (Some(i), Some(fen)) => format!("#{i} {fen}"),
+        (Some(i), None) => format!("#{i}"),
+        (None, Some(fen)) => fen.to_string(),
+        (None, None) => "start".to_string(),
+    }
 }
 
 /// Chart size in SVG user units, and the margin kept for tick labels.
@@ -388,26 +670,36 @@ const CHART_MARGIN: f64 = 50.0;
 /// Ticks per axis; five lines are enough to read values without clutter.
 const CHART_TICKS: usize = 5;
 
-/// A line chart of `line`, with an optional (x, low, high) band behind it and horizontal
-/// reference lines (value, colour). All inputs are finite and `line` is not empty.
-fn chart(
-    label: &str,
-    line: &[(f64, f64)],
-    band: Option<&[(f64, f64, f64)]>,
-    references: &[(f64, &str)],
-) -> String {
-    let xs = line.iter().map(|p| p.0);
+/// One line of a chart: (x, y) points with an optional (x, low, high) band behind them.
+struct Line<'a> {
+    label: &'a str,
+    colour: &'a str,
+    points: Vec<(f64, f64)>,
+    band: Option<Vec<(f64, f64, f64)>>,
+}
+
+/// A line chart of `lines` on shared axes, with horizontal reference lines (value, colour).
+/// All inputs are finite and some line has a point.
+fn chart(label: &str, lines: &[Line<'_>], references: &[(f64, &str)]) -> String {
+    let xs = lines.iter().flat_map(|l| l.points.iter().map(|p| p.0));
     let (mut x_min, mut x_max) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
     });
     // The first games' intervals are hundreds of Elo wide (±2400 after one
     // pair): scaled by them, a final -35 ± 123 is a flat line. The axis
-    // covers the later three quarters of the series (everything of a short
+    // covers the later three quarters of each series (everything of a short
     // one), and what lies outside is drawn at the edge.
-    let skip = if line.len() >= 8 { line.len() / 4 } else { 0 };
-    let mut ys: Vec<f64> = line.iter().skip(skip).map(|p| p.1).collect();
-    if let Some(band) = band {
-        ys.extend(band.iter().skip(skip).flat_map(|b| [b.1, b.2]));
+    let mut ys: Vec<f64> = Vec::new();
+    for l in lines {
+        let skip = if l.points.len() >= 8 {
+            l.points.len() / 4
+        } else {
+            0
+        };
+        ys.extend(l.points.iter().skip(skip).map(|p| p.1));
+        if let Some(band) = &l.band {
+            ys.extend(band.iter().skip(skip).flat_map(|b| [b.1, b.2]));
+        }
     }
     ys.extend(references.iter().map(|r| r.0));
     let (mut y_min, mut y_max) = ys
@@ -480,17 +772,22 @@ fn chart(
         CHART_HEIGHT / 2.0,
         escape(label)
     );
-    if let Some(band) = band {
+    for l in lines {
+        let Some(band) = &l.band else { continue };
         let upper = band.iter().map(|b| (b.0, b.2));
         let lower = band.iter().rev().map(|b| (b.0, b.1));
         let outline: Vec<String> = upper
             .chain(lower)
             .map(|(x, y)| format!("{:.1},{:.1}", sx(x), sy(y)))
             .collect();
+        let opacity = if lines.len() > 1 { 0.15 } else { 0.3 };
         let _ = writeln!(
             svg,
-            "<polygon points=\"{}\" fill=\"#9bc\" fill-opacity=\"0.4\" stroke=\"none\"/>",
-            outline.join(" ")
+            "<polygon points=\"{}\" fill=\"{}\" fill-opacity=\"{opacity}\" stroke=\"none\">\
+             <title>{} 95%</title></polygon>",
+            outline.join(" "),
+            l.colour,
+            escape(l.label)
         );
     }
     for &(value, colour) in references {
@@ -503,15 +800,21 @@ fn chart(
             y = sy(value)
         );
     }
-    let path: Vec<String> = line
-        .iter()
-        .map(|&(x, y)| format!("{:.1},{:.1}", sx(x), sy(y)))
-        .collect();
-    let _ = writeln!(
-        svg,
-        "<polyline points=\"{}\" fill=\"none\" stroke=\"#036\" stroke-width=\"1.5\"/>",
-        path.join(" ")
-    );
+    for l in lines {
+        let path: Vec<String> = l
+            .points
+            .iter()
+            .map(|&(x, y)| format!("{:.1},{:.1}", sx(x), sy(y)))
+            .collect();
+        let _ = writeln!(
+            svg,
+            "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\">\
+             <title>{}</title></polyline>",
+            path.join(" "),
+            l.colour,
+            escape(l.label)
+        );
+    }
     svg.push_str("</svg>\n");
     svg
 }
@@ -571,6 +874,37 @@ mod tests {
     use super::*;
     use crate::ratings::{compute_ratings, Anchor, GameRecord};
     use crate::stats::{GameResult, Pentanomial, Trinomial};
+
+    fn record(game: u32, p1: &str, p2: &str, moves: &[&str]) -> stackfish_record::GameRecord {
+        stackfish_record::GameRecord {
+            game,
+            round: Some(game.div_ceil(2)),
+            opening: None,
+            event: "test".into(),
+            date: None,
+            variant: String::new(),
+            player1: p1.into(),
+            player2: p2.into(),
+            fen: None,
+            moves: moves
+                .iter()
+                .map(|m| stackfish_record::MoveRecord {
+                    mv: m.to_string(),
+                    book: false,
+                    cp: None,
+                    mate: None,
+                    depth: None,
+                    ms: None,
+                })
+                .collect(),
+            result: "1-0".into(),
+            termination: "normal".into(),
+            time_control: None,
+            duration_ms: None,
+            nodes: None,
+            seed: None,
+        }
+    }
 
     fn counts(tri: Trinomial, penta: [u64; 5]) -> MatchCounts {
         MatchCounts {
@@ -706,11 +1040,36 @@ mod tests {
             llr: None,
         });
         let pairs = [PairReport::new("<b>new</b>", "base & co", m, Some(&sprt))];
+        let series = [Series {
+            label: "<b>new</b> vs base & co".into(),
+            points: progress,
+        }];
+        let hostile = "<img src=x onerror=alert(1)>\"'&";
+        let info = MatchInfo {
+            game: hostile.into(),
+            tournament: Some(hostile.into()),
+            engines: vec![EngineInfo {
+                name: hostile.into(),
+                command: format!("./engine {hostile}"),
+                options: vec![(hostile.into(), hostile.into())],
+                limits: hostile.into(),
+            }],
+            openings: Some(hostile.into()),
+        };
+        let mut game = record(1, hostile, hostile, &["a1b2", "c3d4"]);
+        game.termination = hostile.into();
+        game.result = hostile.into();
+        game.fen = Some(hostile.into());
+        game.time_control = Some(hostile.into());
+        game.date = Some(hostile.into());
+        game.moves[0].mv = hostile.into();
         let html = render_html(&HtmlReport {
             title: "new vs base",
-            progress: &progress,
+            series: &series,
             sprt: Some(sprt),
             pairs: &pairs,
+            info: Some(&info),
+            games: std::slice::from_ref(&game),
             ..HtmlReport::default()
         });
         assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
@@ -718,9 +1077,17 @@ mod tests {
         assert!(html.contains("<polygon"), "the interval band");
         assert!(html.contains("&lt;b&gt;new&lt;/b&gt;") && html.contains("base &amp; co"));
         assert!(!html.contains("<b>new"));
-        for banned in ["<script", "src=", "href=", "url(", "NaN", "inf"] {
+        // Every engine- or config-given string is escaped wherever it lands.
+        assert!(!html.contains("<img") && !html.contains("\"'&"), "{html}");
+        assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;&quot;&#39;&amp;"));
+        for banned in ["<script", "src=\"", "url(", "NaN", "inf"] {
             assert!(!html.contains(banned), "{banned}");
         }
+        // The only links are to the report's own game list.
+        assert_eq!(
+            html.matches("href=").count(),
+            html.matches("href=\"#game-").count()
+        );
         // The only URLs are the SVG namespace names, which are never fetched.
         assert_eq!(html.matches("http").count(), html.matches("<svg").count());
         // Both SPRT bounds drawn as reference lines.
@@ -737,7 +1104,13 @@ mod tests {
             line.push((x, -35.0));
             band.push((x, -158.0, 88.0));
         }
-        let svg = chart("Elo", &line, Some(&band), &[(0.0, "#888")]);
+        let line = Line {
+            label: "a vs b",
+            colour: "#000",
+            points: line,
+            band: Some(band),
+        };
+        let svg = chart("Elo", &[line], &[(0.0, "#888")]);
         assert!(!svg.contains(">2400<") && !svg.contains(">-2400<"), "{svg}");
         assert!(svg.contains(">-100<") || svg.contains(">-150<"), "{svg}");
         for (lo, hi, whole) in [(1.0, 4.0, true), (-158.0, 88.0, false), (0.0, 0.3, false)] {
@@ -750,6 +1123,109 @@ mod tests {
             assert_eq!(labels, unique, "labels repeat");
         }
         assert_eq!(nice_ticks(1.0, 4.0, true), vec![1.0, 2.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn html_states_the_match_settings() {
+        // Issue 23: the report said nothing of the match it describes.
+        let sprt = SprtConfig::new(0.0, 2.0, 0.05, 0.05).unwrap();
+        let pair = PairReport::new(
+            "new",
+            "base",
+            counts(Trinomial::new(4, 3, 1), [0, 1, 1, 2, 0]),
+            Some(&sprt),
+        )
+        .with_verdict(Some(RunVerdict::Inconclusive));
+        let info = MatchInfo {
+            game: "silo".into(),
+            tournament: None,
+            engines: vec![
+                EngineInfo {
+                    name: "new".into(),
+                    command: "./stackfish --quiet".into(),
+                    options: vec![("Hash".into(), "64".into()), ("Level".into(), "3".into())],
+                    limits: "st=0.1".into(),
+                },
+                EngineInfo {
+                    name: "base".into(),
+                    command: "/opt/base".into(),
+                    options: vec![],
+                    limits: "depth=6".into(),
+                },
+            ],
+            openings: Some("openings-silo.txt".into()),
+        };
+        let mut games: Vec<_> = (1..=8)
+            .map(|g| {
+                let mut r = record(g, "new", "base", &["a1", "b2", "c3"]);
+                r.opening = Some((g as usize - 1) / 2);
+                r.date = Some(if g < 5 { "2026.12.01" } else { "2026.12.02" }.into());
+                r.time_control = Some("st=0.1".into());
+                r
+            })
+            .collect();
+        games[3].termination = "adjudication: table".into();
+        games[3].moves[0].book = true;
+        games[3].moves[1].cp = Some(35);
+        games[3].moves[1].depth = Some(8);
+        games[3].moves[1].ms = Some(102);
+        let html = render_html(&HtmlReport {
+            title: "t",
+            sprt: Some(sprt),
+            pairs: std::slice::from_ref(&pair),
+            info: Some(&info),
+            games: &games,
+            ..HtmlReport::default()
+        });
+        let row = |key: &str| {
+            let start = html
+                .find(&format!("<th class=\"key\">{key}</th>"))
+                .unwrap_or_else(|| panic!("no {key} row in {html}"));
+            html[start..].lines().next().unwrap().to_string()
+        };
+        assert!(row("Date").contains("2026.12.01 to 2026.12.02"));
+        assert!(row("Game").contains("silo"));
+        assert!(row("Time control").contains("st=0.1"));
+        assert!(row("Openings").contains("openings-silo.txt; 4 distinct played"));
+        assert!(row("Games").contains("<td>8</td>"));
+        let sprt_row = row("SPRT");
+        for part in [
+            "[0.00, 2.00]",
+            "alpha 0.05",
+            "(-2.944, 2.944)",
+            "inconclusive",
+        ] {
+            assert!(sprt_row.contains(part), "{part} in {sprt_row}");
+        }
+        // 4-3-1 in pairs [0, 1, 1, 2, 0]: +43.7 ± 153.0 (the pair table's numbers).
+        assert!(row("Elo").contains("new vs base: +43.7 ± 153.0 (95%)"));
+        for cell in [
+            "./stackfish --quiet",
+            "Hash=64 Level=3",
+            "<td>st=0.1</td>",
+            "/opt/base",
+            "<td>depth=6</td>",
+        ] {
+            assert!(html.contains(cell), "{cell}");
+        }
+        // The game list: number, players, opening, result, reason; each linked to its moves.
+        assert!(html.contains(
+            "<a href=\"#game-3\">4</a></td><td>new</td><td>base</td><td>#1</td>\
+             <td>1-0</td><td>adjudication: table</td><td class=\"num\">3</td>"
+        ));
+        let moves = html.split("<details id=\"game-3\">").nth(1).unwrap();
+        let moves = &moves[..moves.find("</details>").unwrap()];
+        assert!(moves.contains("Game 4: new vs base, 1-0 (adjudication: table)"));
+        assert!(moves.contains("1. a1 <span class=\"note\">{book}</span> b2"));
+        assert!(moves.contains("{+0.35/8 0.102s}") && moves.contains("2. c3"));
+        // A merge knows no engines and says so rather than printing an empty table.
+        let merged = render_html(&HtmlReport {
+            title: "t",
+            games: &games,
+            ..HtmlReport::default()
+        });
+        assert!(merged.contains("Engines: not recorded"));
+        assert!(merged.contains("not recorded; 4 distinct played"));
     }
 
     #[test]
@@ -768,9 +1244,13 @@ mod tests {
             upper: 0.0,
             llr: Some(0.0),
         }];
+        let series = [Series {
+            label: "a vs b".into(),
+            points: one.to_vec(),
+        }];
         let html = render_html(&HtmlReport {
             title: "one",
-            progress: &one,
+            series: &series,
             ..HtmlReport::default()
         });
         assert_eq!(html.matches("<svg").count(), 2);

@@ -9,8 +9,8 @@ use std::path::Path;
 
 use super::ratings::{self, compute_ratings, Anchor, CrossTable, Ratings};
 use super::report::{
-    format_cross_table, format_pair_table, format_rating_table, render_html, HtmlReport,
-    PairReport, ProgressPoint,
+    format_cross_table, format_pair_table, format_rating_table, render_html, HtmlReport, MatchInfo,
+    PairReport, ProgressPoint, Series,
 };
 use super::stats::{
     signed, EloReading, GameResult as Score, MatchCounts, RunVerdict, SprtConfig, SprtStatus,
@@ -307,18 +307,35 @@ pub fn tournament_tables(
     Ok(Some((rated, cross)))
 }
 
-/// The Elo (and LLR) of the first engine against the second after each
-/// game, in the order given, for the report's charts.
-pub fn progress_series(
-    engines: &[String],
+/// One chart series per pair of `pairs` (the SPRT's LLR on the first only,
+/// as the pair table has it), from the records in the order given.
+pub fn report_series(
+    pairs: &[PairReport],
+    records_in_order: &[GameRecord],
+    sprt: Option<&SprtConfig>,
+) -> Vec<Series> {
+    pairs
+        .iter()
+        .map(|p| Series {
+            label: format!("{} vs {}", p.first, p.second),
+            points: pair_progress(
+                &p.first,
+                &p.second,
+                records_in_order,
+                sprt.filter(|_| p.sprt.is_some()),
+            ),
+        })
+        .collect()
+}
+
+/// The Elo (and LLR) of `a` against `b` after each of their games.
+fn pair_progress(
+    a: &str,
+    b: &str,
     records_in_order: &[GameRecord],
     sprt: Option<&SprtConfig>,
 ) -> Vec<ProgressPoint> {
     let mut out = Vec::new();
-    if engines.len() < 2 {
-        return out;
-    }
-    let (a, b) = (engines[0].as_str(), engines[1].as_str());
     // Incremental, so a merge of many thousands of games stays linear: the
     // pairs complete so far, plus the games still waiting for their twin
     // (counted in W/D/L only, as `counts_for` does).
@@ -388,22 +405,28 @@ pub fn sprt_line(s: &SprtSummary) -> String {
     )
 }
 
-/// Writes the HTML report file.
+/// Writes the HTML report file: the charts of every pair from `records`
+/// (in the order they finished), the settings of `info` (none: a merge,
+/// which knows only the records) and the game list.
 pub fn write_report(
     path: &Path,
     title: &str,
-    progress: &[ProgressPoint],
+    records: &[GameRecord],
+    info: Option<&MatchInfo>,
     sprt: Option<SprtConfig>,
     pairs: &[PairReport],
     tables: Option<&(Ratings, CrossTable)>,
 ) -> Result<(), ArenaError> {
+    let series = report_series(pairs, records, sprt.as_ref());
     let html = render_html(&HtmlReport {
         title,
-        progress,
+        series: &series,
         sprt,
         pairs,
         ratings: tables.map(|t| &t.0),
         cross: tables.map(|t| &t.1),
+        info,
+        games: records,
     });
     std::fs::write(path, html)
         .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", path.display())))
@@ -538,6 +561,51 @@ mod tests {
             pair_stats(&["A".into(), "B".into(), "C".into()], &r).len(),
             3
         );
+    }
+
+    #[test]
+    fn a_tournament_report_charts_every_pair() {
+        // Issue 23: a three-engine round robin charted only its first pair (A vs B).
+        let names: Vec<String> = ["A", "B", "C"].map(String::from).to_vec();
+        let mut r = Vec::new();
+        let mut game = 0;
+        for (round, (x, y)) in [("A", "B"), ("A", "C"), ("B", "C"), ("A", "C"), ("B", "C")]
+            .into_iter()
+            .enumerate()
+        {
+            for (p1, p2) in [(x, y), (y, x)] {
+                game += 1;
+                r.push(rec(game, round as u32 + 1, p1, p2, "1-0"));
+            }
+        }
+        r[0].result = "1/2-1/2".into();
+        let pairs = pair_reports(&names, &r, None);
+        let series = report_series(&pairs, &r, None);
+        let labels: Vec<&str> = series.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["A vs B", "A vs C", "B vs C"]);
+        // A point after each of the pair's games: 2, 4 and 4 of them.
+        let lengths: Vec<usize> = series.iter().map(|s| s.points.len()).collect();
+        assert_eq!(lengths, [2, 4, 4]);
+        assert_eq!(series[2].points.last().unwrap().games, 4);
+
+        let dir = std::env::temp_dir().join(format!("arena-report-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("report.html");
+        let tables = tournament_tables(&names, &r).unwrap();
+        write_report(&path, "rr", &r, None, None, &pairs, tables.as_ref()).unwrap();
+        let html = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let elo_chart = html.split("<svg").nth(1).unwrap();
+        assert_eq!(elo_chart.matches("<polyline").count(), 3, "{html}");
+        for label in labels {
+            assert!(
+                html.contains(&format!("&#9632;</span> {label}")),
+                "legend {label}"
+            );
+        }
+        // The game list: every game, linked to its moves.
+        assert_eq!(html.matches("<details id=\"game-").count(), 10);
+        assert_eq!(html.matches("href=\"#game-").count(), 10);
     }
 
     #[test]

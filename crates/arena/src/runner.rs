@@ -15,11 +15,11 @@ use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
 use super::fastchess;
 use super::openings::{self, Opening, OpeningError};
 use super::referee::{forfeit_record, play_game, GameSetup};
-use super::report::{format_pair_table, ProgressPoint};
+use super::report::{format_pair_table, EngineInfo, MatchInfo};
 use super::results::{
-    counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, progress_series,
-    repeated_games, sprt_line, stats_for, summarize_games, tournament_tables, write_json,
-    write_report, SprtSummary, Summary,
+    counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, repeated_games,
+    sprt_line, stats_for, summarize_games, tournament_tables, write_json, write_report,
+    SprtSummary, Summary,
 };
 use super::schedule::{schedule_tournament, Scheduled, Shard};
 use super::stats::SprtVerdict;
@@ -57,8 +57,6 @@ struct Shared<'a> {
     error: Option<ArenaError>,
     finished_now: u32,
     started_at: Instant,
-    /// Candidate against base after each game played now, for the report.
-    progress: Vec<ProgressPoint>,
     /// The first SPRT bound crossed, with the pair's game count at that moment.
     crossed: Option<(SprtVerdict, u64)>,
 }
@@ -204,7 +202,6 @@ pub fn run_match_with(
     // order: their finishing order is not recorded), and one whose records
     // already cross a bound plays no more games.
     done.sort_by_key(|r| r.game);
-    let progress = progress_series(&names, &done, cfg.sprt.as_ref());
     let crossed = cfg.sprt.as_ref().and_then(|s| {
         let counts = counts_for(&names[0], &names[1], &done);
         let verdict = counts.sprt_status(s).verdict;
@@ -220,7 +217,6 @@ pub fn run_match_with(
         error: None,
         finished_now: 0,
         started_at: Instant::now(),
-        progress,
         crossed,
     });
     let ctx = Ctx {
@@ -323,7 +319,8 @@ pub fn run_match_with(
         write_report(
             path,
             &cfg.event,
-            &shared.progress,
+            &shared.records,
+            Some(&match_info(cfg)),
             cfg.sprt,
             &reports,
             tables.as_ref(),
@@ -331,6 +328,36 @@ pub fn run_match_with(
     }
     let _ = out.flush();
     Ok(summary)
+}
+
+/// The settings the HTML report shows: the engines as started, with their
+/// options and limits, the opening suite and the tournament kind.
+fn match_info(cfg: &MatchConfig) -> MatchInfo {
+    let engines = cfg
+        .engines
+        .iter()
+        .map(|e| EngineInfo {
+            name: e.name.clone(),
+            command: std::iter::once(e.cmd.as_str())
+                .chain(e.args.iter().map(String::as_str))
+                .collect::<Vec<_>>()
+                .join(" "),
+            options: e
+                .options
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            limits: e
+                .limits()
+                .map_or_else(|err| err.to_string(), |l| l.describe()),
+        })
+        .collect();
+    MatchInfo {
+        game: cfg.game.clone(),
+        tournament: (cfg.engines.len() > 2).then(|| format!("{:?}", cfg.tournament).to_lowercase()),
+        engines,
+        openings: cfg.openings.as_ref().map(|p| p.display().to_string()),
+    }
 }
 
 /// Starts every engine that has options set once, before the first game:
@@ -531,8 +558,7 @@ fn stop_follows() -> bool {
     INTERRUPTED.load(Ordering::SeqCst)
 }
 
-/// Records the candidate's progress and stops the match at the first SPRT
-/// bound crossed.
+/// Stops the match at the first SPRT bound crossed by the candidate's pair.
 fn check_sprt(ctx: &Ctx, s: &mut Shared) {
     let counts = counts_for(&ctx.names[0], &ctx.names[1], &s.records);
     let sprt = ctx.cfg.sprt.as_ref();
@@ -543,9 +569,6 @@ fn check_sprt(ctx: &Ctx, s: &mut Shared) {
     });
     if !candidate_game {
         return;
-    }
-    if let Some(p) = ProgressPoint::from_counts(&counts, sprt) {
-        s.progress.push(p);
     }
     let Some(sprt) = sprt else { return };
     if s.crossed.is_some() {
