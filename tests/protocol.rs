@@ -212,6 +212,34 @@ fn the_same_go_nodes_twice_around_uginewgame_prints_the_same_lines() {
     engine.quit();
 }
 
+/// A search that its node limit cut mid-iteration ends with one more `info`
+/// before `bestmove`: the last completed depth and the move answered, with
+/// the nodes of the whole search.
+#[test]
+fn a_search_cut_by_its_node_limit_ends_with_an_info_of_all_its_nodes() {
+    let engine = Engine::start();
+    engine.send("position startpos moves c3 c4 d4");
+    engine.send("go nodes 30000");
+    let lines = engine.until("bestmove");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert!(infos.len() >= 2, "{lines:?}");
+    let field = |line: &str, name: &str| {
+        let mut tokens = line.split_whitespace();
+        tokens.find(|t| *t == name);
+        tokens.next().unwrap().to_string()
+    };
+    let (before, last) = (infos[infos.len() - 2], infos[infos.len() - 1]);
+    assert_eq!(field(last, "depth"), field(before, "depth"), "{lines:?}");
+    let nodes = |line: &str| field(line, "nodes").parse::<u64>().unwrap();
+    assert!(nodes(last) > nodes(before), "{lines:?}");
+    let best = lines.last().unwrap().split_whitespace().nth(1).unwrap();
+    assert_eq!(field(last, "pv"), best, "{lines:?}");
+    engine.quit();
+}
+
 #[test]
 fn multipv_prints_every_line_of_every_depth_best_first() {
     let engine = Engine::start();

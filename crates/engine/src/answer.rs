@@ -453,23 +453,31 @@ fn from_search<G: Game>(
         multipv: ask.multipv,
         root_moves: &ask.root_moves,
     };
+    // The best line last reported: when the search went on after it (a
+    // limit or `stop` cut an iteration), one more line says what it cost.
+    let mut last: Option<(u64, usize)> = None;
     let found = search::search(
         ask.pos,
         ask.keys,
         ask.shared,
         &mut driver.heuristics,
         &params,
-        report,
+        &mut |info| {
+            if info.multipv == 1 {
+                last = Some((info.nodes, info.seldepth));
+            }
+            report(info)
+        },
     );
     Some(match found {
         Some(r) => Answer::Found(Found {
             pv: r.pv.iter().map(|m| m.to_string()).collect(),
             score: r.score,
             depth: r.depth,
-            seldepth: 0,
+            seldepth: last.map_or(0, |(_, seldepth)| seldepth),
             nodes: r.nodes,
-            hashfull: 0,
-            reported: true,
+            hashfull: ask.shared.tt.hashfull(),
+            reported: last.is_some_and(|(nodes, _)| nodes >= r.nodes),
         }),
         None => Answer::NoMove,
     })

@@ -54,13 +54,18 @@ fn node_levels_keep_to_their_budget_on_one_thread() {
             ..GoParams::default()
         };
         let (_, nodes) = go_at_level(fen, level, &params);
-        assert!(nodes <= budget, "level {level}: {nodes} nodes > {budget}");
+        // The node that reaches the limit is counted too (the search's own
+        // tests allow the same one node over).
+        assert!(
+            nodes <= budget + 1,
+            "level {level}: {nodes} nodes > {budget} + 1"
+        );
         // A tighter `go nodes` still wins over the level's budget.
         let params = GoParams {
             nodes: Some(100),
             ..params
         };
-        assert!(go_at_level(fen, level, &params).1 <= 100, "level {level}");
+        assert!(go_at_level(fen, level, &params).1 <= 101, "level {level}");
     }
     assert!(last > 0, "no node-limited level");
 }

@@ -187,6 +187,10 @@ const GO_KEYWORDS: [&str; 16] = [
     "perft",
 ];
 
+/// The `go` parameters that may be negative (a GUI's clock that ran out):
+/// read as zero. Any other negative value is a bad value.
+const CLOCKS: [&str; 4] = ["p1time", "wtime", "p2time", "btime"];
+
 fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
     if rest.first() == Some(&"perft") {
         return match rest.get(1).map(|d| d.parse::<u32>()) {
@@ -219,7 +223,14 @@ fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
         let number = |warnings: &mut Vec<String>| -> Option<u64> {
             match value.map(str::parse::<i64>) {
                 // Clocks can go negative in some GUIs: treat as zero left.
-                Some(Ok(v)) => Some(v.max(0) as u64),
+                Some(Ok(v)) if v >= 0 || CLOCKS.contains(&key) => Some(v.max(0) as u64),
+                Some(Ok(_)) => {
+                    warnings.push(format!(
+                        "go: '{key}' needs a number of 0 or more, got '{}'; ignored",
+                        value.unwrap_or("")
+                    ));
+                    None
+                }
                 _ => {
                     warnings.push(format!(
                         "go: '{key}' needs a number, got '{}'; ignored",
@@ -237,10 +248,27 @@ fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
             "movestogo" => p.moves_to_go = number(&mut warnings).filter(|&n| n > 0),
             "movetime" => p.move_time = number(&mut warnings),
             "depth" => {
-                p.depth = number(&mut warnings)
-                    .map(|d| d.clamp(1, stackfish_search::MAX_DEPTH as u64) as i32)
+                p.depth = number(&mut warnings).map(|d| {
+                    let max = stackfish_search::MAX_DEPTH as u64;
+                    let searched = d.clamp(1, max);
+                    if searched != d {
+                        let bound = if d < 1 { "least" } else { "most" };
+                        warnings.push(format!(
+                            "go: depth {d} searches depth {searched} (the {bound} there is)"
+                        ));
+                    }
+                    searched as i32
+                })
             }
-            "nodes" => p.nodes = number(&mut warnings).map(|n| n.max(1)),
+            "nodes" => {
+                p.nodes = number(&mut warnings).map(|n| {
+                    if n == 0 {
+                        warnings
+                            .push("go: nodes 0 searches 1 node (the least there is)".to_string());
+                    }
+                    n.max(1)
+                })
+            }
             "infinite" => p.infinite = true,
             "ponder" => {
                 warnings.push("go: ponder is not supported; searching normally".to_string())
@@ -295,8 +323,34 @@ mod tests {
         else {
             panic!()
         };
-        assert_eq!((p.depth, p.nodes, p.move_time), (None, Some(500), Some(0)));
-        assert_eq!(w.len(), 2, "{w:?}");
+        assert_eq!((p.depth, p.nodes, p.move_time), (None, Some(500), None));
+        assert_eq!(w.len(), 3, "{w:?}");
+    }
+
+    #[test]
+    fn go_brings_a_depth_or_node_count_out_of_range_into_it_and_says_so() {
+        let (Command::Go(p), w) = parse("go depth 0 nodes 0").unwrap() else {
+            panic!()
+        };
+        assert_eq!((p.depth, p.nodes), (Some(1), Some(1)));
+        assert_eq!(
+            w,
+            [
+                "go: depth 0 searches depth 1 (the least there is)",
+                "go: nodes 0 searches 1 node (the least there is)"
+            ]
+        );
+        let (Command::Go(p), w) = parse("go depth 500").unwrap() else {
+            panic!()
+        };
+        assert_eq!(p.depth, Some(100));
+        assert_eq!(w, ["go: depth 500 searches depth 100 (the most there is)"]);
+        // Clocks may go negative in some GUIs: no time left, no warning.
+        let (Command::Go(p), w) = parse("go wtime -20 btime 100").unwrap() else {
+            panic!()
+        };
+        assert_eq!(p.time, [Some(0), Some(100)]);
+        assert!(w.is_empty(), "{w:?}");
     }
 
     #[test]

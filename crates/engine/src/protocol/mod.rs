@@ -328,7 +328,8 @@ fn answer(out: &Out, best: BestMove) {
             out.line(&format!(
                 "info string the game is over ({reason}); nothing to search"
             ));
-            out.line("bestmove none");
+            // UCI's word for "no move": a GUI reads anything else as a move.
+            out.line("bestmove (none)");
         }
     }
 }
