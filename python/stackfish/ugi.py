@@ -107,7 +107,7 @@ class Option:
 
 @dataclasses.dataclass
 class PlayResult:
-    """The engine's move (None when it has none: `bestmove none`), the
+    """The engine's move (None when it has none: `bestmove (none)`, `none` or `0000`), the
     ponder move it suggested, and the last `info` of its search."""
 
     move: Optional[str]

@@ -249,7 +249,7 @@ class Engine {
     this.failures += 1;
     let pending = this.sinceGo;
     if (this.searching && this.lastMove) this.emit(`bestmove ${this.lastMove}`);
-    else if (this.searching) this.emit("bestmove none");
+    else if (this.searching) this.emit("bestmove (none)");
     this.searching = false;
     this.sinceGo = [];
     // Failing again before saying anything: the replayed lines are the
