@@ -4,8 +4,11 @@
 //! subcommand: `completions <shell>` prints a script, `man --dir <dir>`
 //! writes the pages (the Debian package is built from them).
 
+use std::ffi::OsStr;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+use clap::builder::{PossibleValue, TypedValueParser};
 
 pub use clap_complete::Shell;
 
@@ -50,4 +53,35 @@ fn write_pages(
         .manual("stackfish manual");
     written.push(page.generate_to(dir)?);
     Ok(())
+}
+
+/// A string argument with a closed set of usual values, declared to clap so
+/// completion scripts and `--help` list them, but not checked by clap: the
+/// code that reads the value gives the specific error (an unknown game names
+/// the known ones), and some accept more (the arena's `--game` with
+/// `--referee engines` takes a game the rules library does not know, names
+/// are case-insensitive).
+pub fn choices(values: &'static [&'static str]) -> Choices {
+    Choices(values)
+}
+
+/// See [`choices`].
+#[derive(Clone, Copy, Debug)]
+pub struct Choices(&'static [&'static str]);
+
+impl TypedValueParser for Choices {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.0.iter().map(|v| PossibleValue::new(*v))))
+    }
 }

@@ -165,7 +165,7 @@ struct RunArgs {
     #[arg(long)]
     games: Option<u32>,
     /// The game: mixtour, mixtour-5, ...
-    #[arg(long)]
+    #[arg(long, value_parser = manual::choices(stackfish::game::variant_names()))]
     game: Option<String>,
     /// Games played at once.
     #[arg(long)]
@@ -232,7 +232,7 @@ struct RunArgs {
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
     /// roundrobin (every pair) or gauntlet (the first engine against each other).
-    #[arg(long, value_name = "KIND")]
+    #[arg(long, value_name = "KIND", value_parser = manual::choices(&["roundrobin", "gauntlet"]))]
     tournament: Option<String>,
     /// Play only part K of N of the schedule (whole game pairs), e.g. 2/4;
     /// `auto` or `auto/N`: the part from the scheduler's environment (a Slurm
@@ -247,7 +247,7 @@ struct RunArgs {
 #[derive(Args)]
 struct OpeningsArgs {
     /// The game: mixtour, mixtour-5, coinstack, ...
-    #[arg(long, default_value = "mixtour")]
+    #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
     game: String,
     /// Plies of random moves from the start.
     #[arg(long, default_value_t = 4)]
@@ -285,7 +285,7 @@ struct ComplianceArgs {
     #[arg(long, value_enum, default_value = "ugi")]
     proto: ProtoArg,
     /// The game to check with.
-    #[arg(long, default_value = "mixtour")]
+    #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
     game: String,
     /// The engine command and its arguments.
     #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]

@@ -36,7 +36,7 @@ enum Command {
         #[arg(long)]
         divide: bool,
         /// The game: a value of the engine option Game (mixtour, coinstack, ...).
-        #[arg(long, default_value = "mixtour")]
+        #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
         game: String,
     },
     /// Fit evaluation weights to recorded games (Texel's method): Mixtour,
@@ -50,7 +50,7 @@ enum Command {
         epochs: usize,
         /// Fit only this game's weights (mixtour, coinstack or focus) and
         /// skip other records; by default each record's variant decides.
-        #[arg(long)]
+        #[arg(long, value_parser = manual::choices(&["mixtour", "coinstack", "focus"]))]
         game: Option<String>,
     },
     /// Play on Abstract Play: a bot service answering AP's signed webhooks
@@ -193,10 +193,10 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
         /// The game (only Silo can be solved).
-        #[arg(long, default_value = "silo")]
+        #[arg(long, default_value = "silo", value_parser = manual::choices(&["silo", "silo-8"]))]
         game: String,
         /// auto, reachable or full.
-        #[arg(long, default_value = "auto")]
+        #[arg(long, default_value = "auto", value_parser = manual::choices(&["auto", "reachable", "full"]))]
         method: String,
         /// Build the table of the position's configuration (row length,
         /// checkers per player) and write it to this file.
