@@ -23,6 +23,18 @@ pub fn write_completions(mut cmd: clap::Command, shell: Shell, out: &mut dyn Wri
 /// subcommand, at any depth (`stackfish.1`, `stackfish-perft.1`, ...), into
 /// `dir`, which is created if missing. Returns the files written.
 pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> io::Result<Vec<PathBuf>> {
+    write_man_pages_with(cmd, dir, &[], &[])
+}
+
+/// As [`write_man_pages`], with an EXIT STATUS section (`exit_status`: each
+/// code and what it means) and an EXAMPLES section (each command and what it
+/// does) at the end of the program's own page.
+pub fn write_man_pages_with(
+    cmd: clap::Command,
+    dir: &Path,
+    exit_status: &[(&str, &str)],
+    examples: &[(&str, &str)],
+) -> io::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir)?;
     // `help` is clap's pseudo-subcommand, not a page of its own; building
     // fills in the names subcommand pages are titled by (`stackfish-perft`).
@@ -36,7 +48,37 @@ pub fn write_man_pages(cmd: clap::Command, dir: &Path) -> io::Result<Vec<PathBuf
     };
     let mut written = Vec::new();
     write_pages(cmd, &source, dir, &mut written)?;
+    // The program's own page is written last.
+    if let Some(page) = written.last() {
+        let mut text = std::fs::read(page)?;
+        text.extend(roff_section("\"EXIT STATUS\"", exit_status).as_bytes());
+        text.extend(roff_section("EXAMPLES", examples).as_bytes());
+        std::fs::write(page, text)?;
+    }
     Ok(written)
+}
+
+/// A man page section of tagged paragraphs (`.TP`); empty without items.
+fn roff_section(title: &str, items: &[(&str, &str)]) -> String {
+    if items.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(".SH {title}\n");
+    for (tag, body) in items {
+        out.push_str(&format!(".TP\n\\fB{}\\fR\n{}\n", roff(tag), roff(body)));
+    }
+    out
+}
+
+/// Text escaped for roff: backslashes and dashes, and no line that starts
+/// with a control character.
+fn roff(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with(['.', '\'']) {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
 }
 
 fn write_pages(

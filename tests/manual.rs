@@ -321,3 +321,36 @@ fn the_test_engines_print_their_usage() {
         }
     }
 }
+
+#[test]
+fn the_main_pages_have_exit_status_and_examples() {
+    for (exe, name, codes) in [
+        (STACKFISH, "stackfish", &["0", "1", "2"][..]),
+        (ARENA, "arena", &["0", "1", "2", "3", "130"][..]),
+    ] {
+        let dir = temp_dir(&format!("{name}-sections"));
+        let out = run(exe, &["man", "--dir", dir.to_str().expect("utf-8")]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let page = std::fs::read_to_string(dir.join(format!("{name}.1"))).expect("page");
+        let status = page
+            .split(".SH \"EXIT STATUS\"")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{name}.1: no EXIT STATUS section"));
+        let status = status.split(".SH").next().unwrap_or_default();
+        for code in codes {
+            assert!(
+                status.contains(&format!("\\fB{code}\\fR")),
+                "{name}.1: exit status {code} not described:\n{status}"
+            );
+        }
+        let examples = page
+            .split(".SH EXAMPLES")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{name}.1: no EXAMPLES section"));
+        assert!(
+            examples.contains(&format!("{name} ")),
+            "{name}.1: {examples}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

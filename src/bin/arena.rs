@@ -47,6 +47,24 @@ struct Cli {
     run: RunArgs,
 }
 
+/// The EXIT STATUS section of the man page.
+const EXIT_STATUS: &[(&str, &str)] = &[
+    ("0", "Without --sprt: the match (or compliance check) is done. With --sprt (a match, merge or watch): H1 accepted."),
+    ("1", "Without --sprt: the compliance check failed. With --sprt: H0 accepted."),
+    ("2", "With --sprt: inconclusive (the games ran out before a bound)."),
+    ("3", "The run failed: bad flags or config, an engine that cannot be started, i/o."),
+    ("130", "Stopped by Ctrl-C or SIGTERM; every finished game is recorded."),
+];
+
+/// The EXAMPLES section of the man page.
+const EXAMPLES: &[(&str, &str)] = &[
+    ("arena", "The demo match of tournaments/default.json."),
+    ("arena --engine name=new cmd=./stackfish --engine name=old cmd=./stackfish-old --each tc=10+0.1 --games 200 --sprt elo0=0 elo1=5 --jsonl new.jsonl", "An SPRT of a new build against an old one, its games recorded."),
+    ("arena --engine name=new cmd=./stackfish --engine name=old cmd=./stackfish-old --each tc=10+0.1 --games 200 --jsonl new.jsonl --resume", "Go on with a stopped match."),
+    ("arena merge shard-*.jsonl --sprt elo0=0 elo1=5", "The statistics of the shards of a match, together."),
+    ("arena compliance ./my-engine", "Check that an engine follows the protocol."),
+];
+
 #[derive(Subcommand)]
 enum Command {
     /// Write a suite of distinct random openings (one per line).
@@ -653,7 +671,7 @@ fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
             Ok(0)
         }
         Some(Command::Man { dir }) => {
-            manual::write_man_pages(command(), &dir).map_err(|e| {
+            manual::write_man_pages_with(command(), &dir, EXIT_STATUS, EXAMPLES).map_err(|e| {
                 ArenaError::Io(format!("cannot write man pages to {}: {e}", dir.display()))
             })?;
             Ok(0)

@@ -20,6 +20,37 @@ struct Cli {
 const MORE_HELP: &str = "Without a command: the UGI/UCI engine on stdin/stdout. Every command, \
 option and output line: protocol.md (in a Debian install: /usr/share/doc/stackfish/).";
 
+/// The EXIT STATUS section of the man page.
+const EXIT_STATUS: &[(&str, &str)] = &[
+    ("0", "Done (the engine: after quit or the end of its input)."),
+    ("1", "solve --write or --verify: the table could not be made, or is bad."),
+    ("2", "A bad command line, file, position string or game, or a file that cannot be read or written."),
+];
+
+/// The EXAMPLES section of the man page.
+const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "stackfish",
+        "The UGI/UCI engine on standard input and output, for a GUI or the arena.",
+    ),
+    (
+        "stackfish perft 4 --divide",
+        "Count the Mixtour move tree to 4 plies, below each root move.",
+    ),
+    (
+        "stackfish bench",
+        "Search the bench positions; the last line is the node count.",
+    ),
+    (
+        "stackfish serve --open",
+        "Play in the browser against the engine.",
+    ),
+    (
+        "stackfish completions bash > ~/.local/share/bash-completion/completions/stackfish",
+        "Install bash completion.",
+    ),
+];
+
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaves of the legal-move tree (Stockfish's output format).
@@ -447,9 +478,9 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             manual::write_completions(Cli::command(), shell, &mut std::io::stdout());
         }
         Some(Command::Man { dir }) => {
-            manual::write_man_pages(Cli::command(), &dir).map_err(|e| {
-                Failure::bad_input(format!("cannot write man pages to {}: {e}", dir.display()))
-            })?;
+            manual::write_man_pages_with(Cli::command(), &dir, EXIT_STATUS, EXAMPLES).map_err(
+                |e| Failure::bad_input(format!("cannot write man pages to {}: {e}", dir.display())),
+            )?;
         }
         None => {
             let stdin = std::io::stdin();
