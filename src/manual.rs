@@ -127,3 +127,28 @@ impl TypedValueParser for Choices {
         Some(Box::new(self.0.iter().map(|v| PossibleValue::new(*v))))
     }
 }
+
+/// The arguments of `cmd` and its subcommands, at any depth, that have no
+/// help text, as `command --arg` (clap's own `--help` and `--version` aside).
+pub fn args_without_help(cmd: &clap::Command) -> Vec<String> {
+    let mut missing = Vec::new();
+    let mut cmd = cmd.clone().disable_help_subcommand(true);
+    cmd.build();
+    collect_without_help(&cmd, cmd.get_name(), &mut missing);
+    missing
+}
+
+fn collect_without_help(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
+    for arg in cmd.get_arguments() {
+        let id = arg.get_id().as_str();
+        if id == "help" || id == "version" || arg.is_hide_set() {
+            continue;
+        }
+        if arg.get_help().is_none() && arg.get_long_help().is_none() {
+            missing.push(format!("{path} {id}"));
+        }
+    }
+    for sub in cmd.get_subcommands() {
+        collect_without_help(sub, &format!("{path} {}", sub.get_name()), missing);
+    }
+}

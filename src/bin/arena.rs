@@ -78,7 +78,10 @@ enum Command {
     /// write into one folder, and stop the shards when it is decided.
     Watch(WatchArgs),
     /// Print a shell completion script, e.g. `arena completions bash`.
-    Completions { shell: Shell },
+    Completions {
+        /// The shell the script is for.
+        shell: Shell,
+    },
     /// Write the man pages of the arena and its subcommands into a folder (for packagers).
     Man {
         /// Folder to write the pages into (created if missing).
@@ -730,4 +733,13 @@ fn main() -> ExitCode {
         Err(e) => return ARENA.usage(e),
     };
     ARENA.exit(run(cli, fastchess_output).map_err(Failure::from))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_argument_has_help() {
+        let missing = stackfish::manual::args_without_help(&super::command());
+        assert!(missing.is_empty(), "no help text: {missing:?}");
+    }
 }

@@ -124,6 +124,7 @@ enum Command {
     /// (.in, .stackboard) gives its start position, a saved game
     /// (.stacksav) its position.
     Import {
+        /// The StackAndConquer file (.in, .stackboard or .stacksav).
         file: std::path::PathBuf,
         /// Towers needed to win a game started on a board file (default 1).
         #[arg(long)]
@@ -172,6 +173,7 @@ enum Command {
         /// with another --seed.
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Games to play (of the whole run: a --shard plays its part).
         #[arg(long, default_value_t = 1000)]
         games: usize,
         /// Nodes per move.
@@ -208,13 +210,17 @@ enum Command {
         /// Where to write the network.
         #[arg(long, default_value = "crates/games/src/mixtour/net.bin")]
         out: std::path::PathBuf,
+        /// Passes over the training positions.
         #[arg(long, default_value_t = 30)]
         epochs: usize,
         /// Weight of the game result against the search score (0 to 1).
         #[arg(long, default_value_t = 0.5)]
         lambda: f32,
+        /// Step size of the optimiser (Adam).
         #[arg(long, default_value_t = 1e-3)]
         learning_rate: f32,
+        /// Seed of the training's random generator: the same seed and
+        /// records train the same network.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -238,7 +244,10 @@ enum Command {
         verify: Option<std::path::PathBuf>,
     },
     /// Print a shell completion script, e.g. `stackfish completions bash`.
-    Completions { shell: Shell },
+    Completions {
+        /// The shell the script is for.
+        shell: Shell,
+    },
     /// Write the man pages of stackfish and its subcommands into a folder (for packagers).
     Man {
         /// Folder to write the pages into (created if missing).
@@ -772,4 +781,14 @@ fn use_network_of_environment() {
 fn read_input(path: &std::path::Path) -> Result<String, Failure> {
     std::fs::read_to_string(path)
         .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_argument_has_help() {
+        use clap::CommandFactory;
+        let missing = stackfish::manual::args_without_help(&super::Cli::command());
+        assert!(missing.is_empty(), "no help text: {missing:?}");
+    }
 }
