@@ -230,3 +230,127 @@ fn a_bad_command_line_is_one_error_line_with_a_hint_to_help() {
         );
     }
 }
+
+#[test]
+fn closed_choices_complete_to_their_values_not_to_file_names() {
+    let dir = temp_dir("choices");
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    // A file whose name starts like a value: offered if files are offered.
+    std::fs::write(dir.join("gx-file"), "").expect("temp file");
+    let mut scripts = Vec::new();
+    for (exe, name) in [(STACKFISH, "stackfish"), (ARENA, "arena")] {
+        let out = run(exe, &["completions", "bash"]);
+        assert!(out.status.success());
+        let script = dir.join(format!("{name}.bash"));
+        std::fs::write(&script, &out.stdout).expect("script written");
+        scripts.push(script);
+    }
+    let complete = |script: &Path, words: &[&str]| {
+        let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+        let last = words.len() - 1;
+        let code = format!(
+            "cd '{}'; source '{}'; COMP_WORDS=({}); COMP_CWORD={last}; _{} '{}' '{}' '{}'; \
+             printf '%s\\n' \"${{COMPREPLY[@]}}\" | sort",
+            dir.display(),
+            script.display(),
+            quoted.join(" "),
+            words[0],
+            words[0],
+            words[last],
+            words[last - 1],
+        );
+        let out = Command::new("bash")
+            .args(["-c", &code])
+            .output()
+            .expect("bash runs");
+        assert!(out.status.success(), "bash: {}", text(&out.stderr));
+        text(&out.stdout)
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let (stackfish, arena) = (&scripts[0], &scripts[1]);
+    assert_eq!(
+        complete(stackfish, &["stackfish", "perft", "--game", "mi"]),
+        ["mixtour", "mixtour-5"]
+    );
+    assert_eq!(
+        complete(stackfish, &["stackfish", "tune", "--game", "f"]),
+        ["focus"]
+    );
+    assert_eq!(
+        complete(stackfish, &["stackfish", "solve", "--method", "f"]),
+        ["full"]
+    );
+    assert_eq!(
+        complete(arena, &["arena", "--tournament", "g"]),
+        ["gauntlet"]
+    );
+    assert_eq!(
+        complete(arena, &["arena", "--game", "si"]),
+        ["silo", "silo-8"]
+    );
+    assert_eq!(
+        complete(arena, &["arena", "openings", "--game", "c"]),
+        ["castle", "castle-2", "castle-3", "coinstack"]
+    );
+    assert_eq!(
+        complete(arena, &["arena", "compliance", "--game", "g"]),
+        Vec::<String>::new()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_test_engines_print_their_usage() {
+    for exe in [
+        env!("CARGO_BIN_EXE_mock-engine"),
+        env!("CARGO_BIN_EXE_negamax-engine"),
+    ] {
+        for flag in ["--help", "-h"] {
+            let out = Command::new(exe)
+                .arg(flag)
+                .stdin(std::process::Stdio::null())
+                .output()
+                .expect("engine runs");
+            assert_eq!(out.status.code(), Some(0), "{exe} {flag}");
+            let usage = text(&out.stdout);
+            assert!(usage.starts_with("Usage: "), "{exe} {flag}: {usage}");
+            assert!(!usage.contains("ugiok"), "{exe} {flag}: {usage}");
+        }
+    }
+}
+
+#[test]
+fn the_main_pages_have_exit_status_and_examples() {
+    for (exe, name, codes) in [
+        (STACKFISH, "stackfish", &["0", "1", "2"][..]),
+        (ARENA, "arena", &["0", "1", "2", "3", "130"][..]),
+    ] {
+        let dir = temp_dir(&format!("{name}-sections"));
+        let out = run(exe, &["man", "--dir", dir.to_str().expect("utf-8")]);
+        assert!(out.status.success(), "{name}: {}", text(&out.stderr));
+        let page = std::fs::read_to_string(dir.join(format!("{name}.1"))).expect("page");
+        let status = page
+            .split(".SH \"EXIT STATUS\"")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{name}.1: no EXIT STATUS section"));
+        let status = status.split(".SH").next().unwrap_or_default();
+        for code in codes {
+            assert!(
+                status.contains(&format!("\\fB{code}\\fR")),
+                "{name}.1: exit status {code} not described:\n{status}"
+            );
+        }
+        let examples = page
+            .split(".SH EXAMPLES")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{name}.1: no EXAMPLES section"));
+        assert!(
+            examples.contains(&format!("{name} ")),
+            "{name}.1: {examples}"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

@@ -47,6 +47,24 @@ struct Cli {
     run: RunArgs,
 }
 
+/// The EXIT STATUS section of the man page.
+const EXIT_STATUS: &[(&str, &str)] = &[
+    ("0", "Without --sprt: the match (or compliance check) is done. With --sprt (a match, merge or watch): H1 accepted."),
+    ("1", "Without --sprt: the compliance check failed. With --sprt: H0 accepted."),
+    ("2", "With --sprt: inconclusive (the games ran out before a bound)."),
+    ("3", "The run failed: bad flags or config, an engine that cannot be started, i/o."),
+    ("130", "Stopped by Ctrl-C or SIGTERM; every finished game is recorded."),
+];
+
+/// The EXAMPLES section of the man page.
+const EXAMPLES: &[(&str, &str)] = &[
+    ("arena", "The demo match of tournaments/default.json."),
+    ("arena --engine name=new cmd=./stackfish --engine name=old cmd=./stackfish-old --each tc=10+0.1 --games 200 --sprt elo0=0 elo1=5 --jsonl new.jsonl", "An SPRT of a new build against an old one, its games recorded."),
+    ("arena --engine name=new cmd=./stackfish --engine name=old cmd=./stackfish-old --each tc=10+0.1 --games 200 --jsonl new.jsonl --resume", "Go on with a stopped match."),
+    ("arena merge shard-*.jsonl --sprt elo0=0 elo1=5", "The statistics of the shards of a match, together."),
+    ("arena compliance ./my-engine", "Check that an engine follows the protocol."),
+];
+
 #[derive(Subcommand)]
 enum Command {
     /// Write a suite of distinct random openings (one per line).
@@ -60,7 +78,10 @@ enum Command {
     /// write into one folder, and stop the shards when it is decided.
     Watch(WatchArgs),
     /// Print a shell completion script, e.g. `arena completions bash`.
-    Completions { shell: Shell },
+    Completions {
+        /// The shell the script is for.
+        shell: Shell,
+    },
     /// Write the man pages of the arena and its subcommands into a folder (for packagers).
     Man {
         /// Folder to write the pages into (created if missing).
@@ -165,7 +186,7 @@ struct RunArgs {
     #[arg(long)]
     games: Option<u32>,
     /// The game: mixtour, mixtour-5, ...
-    #[arg(long)]
+    #[arg(long, value_parser = manual::choices(stackfish::game::variant_names()))]
     game: Option<String>,
     /// Games played at once.
     #[arg(long)]
@@ -232,7 +253,7 @@ struct RunArgs {
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
     /// roundrobin (every pair) or gauntlet (the first engine against each other).
-    #[arg(long, value_name = "KIND")]
+    #[arg(long, value_name = "KIND", value_parser = manual::choices(&["roundrobin", "gauntlet"]))]
     tournament: Option<String>,
     /// Play only part K of N of the schedule (whole game pairs), e.g. 2/4;
     /// `auto` or `auto/N`: the part from the scheduler's environment (a Slurm
@@ -247,7 +268,7 @@ struct RunArgs {
 #[derive(Args)]
 struct OpeningsArgs {
     /// The game: mixtour, mixtour-5, coinstack, ...
-    #[arg(long, default_value = "mixtour")]
+    #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
     game: String,
     /// Plies of random moves from the start.
     #[arg(long, default_value_t = 4)]
@@ -285,7 +306,7 @@ struct ComplianceArgs {
     #[arg(long, value_enum, default_value = "ugi")]
     proto: ProtoArg,
     /// The game to check with.
-    #[arg(long, default_value = "mixtour")]
+    #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
     game: String,
     /// The engine command and its arguments.
     #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
@@ -653,7 +674,7 @@ fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
             Ok(0)
         }
         Some(Command::Man { dir }) => {
-            manual::write_man_pages(command(), &dir).map_err(|e| {
+            manual::write_man_pages_with(command(), &dir, EXIT_STATUS, EXAMPLES).map_err(|e| {
                 ArenaError::Io(format!("cannot write man pages to {}: {e}", dir.display()))
             })?;
             Ok(0)
@@ -712,4 +733,13 @@ fn main() -> ExitCode {
         Err(e) => return ARENA.usage(e),
     };
     ARENA.exit(run(cli, fastchess_output).map_err(Failure::from))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_argument_has_help() {
+        let missing = stackfish::manual::args_without_help(&super::command());
+        assert!(missing.is_empty(), "no help text: {missing:?}");
+    }
 }

@@ -20,6 +20,37 @@ struct Cli {
 const MORE_HELP: &str = "Without a command: the UGI/UCI engine on stdin/stdout. Every command, \
 option and output line: protocol.md (in a Debian install: /usr/share/doc/stackfish/).";
 
+/// The EXIT STATUS section of the man page.
+const EXIT_STATUS: &[(&str, &str)] = &[
+    ("0", "Done (the engine: after quit or the end of its input)."),
+    ("1", "solve --write or --verify: the table could not be made, or is bad."),
+    ("2", "A bad command line, file, position string or game, or a file that cannot be read or written."),
+];
+
+/// The EXAMPLES section of the man page.
+const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "stackfish",
+        "The UGI/UCI engine on standard input and output, for a GUI or the arena.",
+    ),
+    (
+        "stackfish perft 4 --divide",
+        "Count the Mixtour move tree to 4 plies, below each root move.",
+    ),
+    (
+        "stackfish bench",
+        "Search the bench positions; the last line is the node count.",
+    ),
+    (
+        "stackfish serve --open",
+        "Play in the browser against the engine.",
+    ),
+    (
+        "stackfish completions bash > ~/.local/share/bash-completion/completions/stackfish",
+        "Install bash completion.",
+    ),
+];
+
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaves of the legal-move tree (Stockfish's output format).
@@ -36,7 +67,7 @@ enum Command {
         #[arg(long)]
         divide: bool,
         /// The game: a value of the engine option Game (mixtour, coinstack, ...).
-        #[arg(long, default_value = "mixtour")]
+        #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
         game: String,
     },
     /// Fit evaluation weights to recorded games (Texel's method): Mixtour,
@@ -50,7 +81,7 @@ enum Command {
         epochs: usize,
         /// Fit only this game's weights (mixtour, coinstack or focus) and
         /// skip other records; by default each record's variant decides.
-        #[arg(long)]
+        #[arg(long, value_parser = manual::choices(&["mixtour", "coinstack", "focus"]))]
         game: Option<String>,
     },
     /// Play on Abstract Play: a bot service answering AP's signed webhooks
@@ -93,6 +124,7 @@ enum Command {
     /// (.in, .stackboard) gives its start position, a saved game
     /// (.stacksav) its position.
     Import {
+        /// The StackAndConquer file (.in, .stackboard or .stacksav).
         file: std::path::PathBuf,
         /// Towers needed to win a game started on a board file (default 1).
         #[arg(long)]
@@ -141,6 +173,7 @@ enum Command {
         /// with another --seed.
         #[arg(long)]
         out: std::path::PathBuf,
+        /// Games to play (of the whole run: a --shard plays its part).
         #[arg(long, default_value_t = 1000)]
         games: usize,
         /// Nodes per move.
@@ -177,13 +210,17 @@ enum Command {
         /// Where to write the network.
         #[arg(long, default_value = "crates/games/src/mixtour/net.bin")]
         out: std::path::PathBuf,
+        /// Passes over the training positions.
         #[arg(long, default_value_t = 30)]
         epochs: usize,
         /// Weight of the game result against the search score (0 to 1).
         #[arg(long, default_value_t = 0.5)]
         lambda: f32,
+        /// Step size of the optimiser (Adam).
         #[arg(long, default_value_t = 1e-3)]
         learning_rate: f32,
+        /// Seed of the training's random generator: the same seed and
+        /// records train the same network.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -193,10 +230,10 @@ enum Command {
         #[arg(long)]
         fen: Option<String>,
         /// The game (only Silo can be solved).
-        #[arg(long, default_value = "silo")]
+        #[arg(long, default_value = "silo", value_parser = manual::choices(&["silo", "silo-8"]))]
         game: String,
         /// auto, reachable or full.
-        #[arg(long, default_value = "auto")]
+        #[arg(long, default_value = "auto", value_parser = manual::choices(&["auto", "reachable", "full"]))]
         method: String,
         /// Build the table of the position's configuration (row length,
         /// checkers per player) and write it to this file.
@@ -207,7 +244,10 @@ enum Command {
         verify: Option<std::path::PathBuf>,
     },
     /// Print a shell completion script, e.g. `stackfish completions bash`.
-    Completions { shell: Shell },
+    Completions {
+        /// The shell the script is for.
+        shell: Shell,
+    },
     /// Write the man pages of stackfish and its subcommands into a folder (for packagers).
     Man {
         /// Folder to write the pages into (created if missing).
@@ -447,9 +487,9 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             manual::write_completions(Cli::command(), shell, &mut std::io::stdout());
         }
         Some(Command::Man { dir }) => {
-            manual::write_man_pages(Cli::command(), &dir).map_err(|e| {
-                Failure::bad_input(format!("cannot write man pages to {}: {e}", dir.display()))
-            })?;
+            manual::write_man_pages_with(Cli::command(), &dir, EXIT_STATUS, EXAMPLES).map_err(
+                |e| Failure::bad_input(format!("cannot write man pages to {}: {e}", dir.display())),
+            )?;
         }
         None => {
             let stdin = std::io::stdin();
@@ -741,4 +781,14 @@ fn use_network_of_environment() {
 fn read_input(path: &std::path::Path) -> Result<String, Failure> {
     std::fs::read_to_string(path)
         .map_err(|e| Failure::bad_input(format!("cannot read {}: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_argument_has_help() {
+        use clap::CommandFactory;
+        let missing = stackfish::manual::args_without_help(&super::Cli::command());
+        assert!(missing.is_empty(), "no help text: {missing:?}");
+    }
 }

@@ -24,6 +24,14 @@ use std::time::Duration;
 use stackfish::game::variants::new_game;
 use stackfish::game::{AnyGame, GameResult, Outcome, Side};
 
+const USAGE: &str = "Usage: mock-engine [--fault KIND] [--at N] [--slow-ms MS] [--seed S] \
+[--name NAME] [--score CP] [--per-position] [--refuse-options]
+
+A misbehaving UGI engine for the arena's tests; speaks UGI on stdin/stdout.
+KIND, at the N-th `go` (default 1): crash, hang, illegal, garbage, extra, slow,
+exit, noping; silent ignores everything from the start.
+";
+
 struct Args {
     fault: Option<String>,
     at: u32,
@@ -61,6 +69,10 @@ fn parse_args() -> Args {
                 a.refuse_options = true;
                 i += 1;
                 continue;
+            }
+            "--help" | "-h" => {
+                print!("{USAGE}");
+                std::process::exit(0);
             }
             "--fault" => a.fault = Some(val),
             "--at" => a.at = val.parse().unwrap_or(1),

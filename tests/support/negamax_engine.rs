@@ -481,7 +481,18 @@ impl Engine {
     }
 }
 
+const USAGE: &str = "Usage: negamax-engine
+
+A fixed-depth negamax Mixtour engine (the reference opponent); speaks UGI on
+stdin/stdout. Options: Depth (default 4), Seed, Ordering, Game (mixtour or
+mixtour-5).
+";
+
 fn main() {
+    if std::env::args().skip(1).any(|a| a == "--help" || a == "-h") {
+        print!("{USAGE}");
+        return;
+    }
     // A panic in the search thread must not leave the process waiting.
     let default_hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {

@@ -3,6 +3,7 @@
 //! scripted fake for unit tests.
 
 use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -65,14 +66,22 @@ enum Msg {
 
 /// An engine process. It runs in its own process group, so Ctrl-C in the
 /// terminal reaches only the arena, and killing the group also ends any
-/// helper processes the engine started.
+/// helper processes the engine started. A helper that left the group (a
+/// session of its own) may keep the engine's output pipes open after the
+/// kill: the reader threads then stop at the kill, not at end of input.
 pub struct ChildTransport {
     child: Child,
+    /// The write end of the readers' wake pipe: dropping it (at the kill)
+    /// makes both reader threads stop and close their ends of the pipes.
+    stop_readers: Option<OwnedFd>,
     to_writer: Option<mpsc::Sender<String>>,
     broken: Arc<AtomicBool>,
     rx: Receiver<Msg>,
     closed: Option<String>,
     reaped: bool,
+    /// When a wait first saw the process exited with its output still open
+    /// (a descendant holds it).
+    exited_at: Option<Instant>,
 }
 
 impl ChildTransport {
@@ -93,20 +102,29 @@ impl ChildTransport {
         let stdout = child.stdout.take().ok_or_else(missing)?;
         let stderr = child.stderr.take().ok_or_else(missing)?;
         let stdin = child.stdin.take().ok_or_else(missing)?;
+        let (wake, stop_readers) = wake_pipe()?;
+        let wake = Arc::new(wake);
         let tx_err = tx.clone();
-        std::thread::spawn(move || read_lines(stdout, tx, Msg::Out, true));
-        std::thread::spawn(move || read_lines(stderr, tx_err, Msg::Err, false));
+        let out = Stoppable {
+            pipe: stdout,
+            wake: wake.clone(),
+        };
+        let err = Stoppable { pipe: stderr, wake };
+        std::thread::spawn(move || read_lines(out, tx, Msg::Out, true));
+        std::thread::spawn(move || read_lines(err, tx_err, Msg::Err, false));
         let broken = Arc::new(AtomicBool::new(false));
         let (to_writer, from_arena) = mpsc::channel::<String>();
         let broken_w = broken.clone();
         std::thread::spawn(move || write_lines(stdin, from_arena, broken_w));
         Ok(ChildTransport {
             child,
+            stop_readers: Some(stop_readers),
             to_writer: Some(to_writer),
             broken,
             rx,
             closed: None,
             reaped: false,
+            exited_at: None,
         })
     }
 
@@ -126,7 +144,45 @@ impl ChildTransport {
         }
     }
 
+    /// How the process ended, once it has exited and its output stayed
+    /// quiet for `EXIT_STATUS_WAIT`: a descendant may hold the pipes open
+    /// for ever, so their end of input is not waited for.
+    fn exited_quietly(&mut self) -> Option<String> {
+        if !self.reaped && !self.has_exited() {
+            return None;
+        }
+        let since = *self.exited_at.get_or_insert_with(Instant::now);
+        if since.elapsed() < EXIT_STATUS_WAIT {
+            return None;
+        }
+        // The zombie still holds its pid, so the group kill cannot hit a
+        // stranger; it ends the helpers left in the group, then reaps.
+        self.kill_group();
+        match self.child.try_wait() {
+            Ok(Some(status)) => Some(describe_exit(status)),
+            _ => Some("exited".to_string()),
+        }
+    }
+
+    /// Whether the process has exited, without reaping it.
+    fn has_exited(&self) -> bool {
+        // Safety: an all-zero siginfo_t is a valid value; waitid(2) with
+        // WNOWAIT only looks at our own child and leaves it unreaped.
+        unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let rc = libc::waitid(
+                libc::P_PID,
+                self.child.id() as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            rc == 0 && info.si_pid() != 0
+        }
+    }
+
     fn kill_group(&mut self) {
+        // Nothing more is read from an engine being killed or already gone.
+        self.stop_readers = None;
         if self.reaped {
             return;
         }
@@ -148,6 +204,59 @@ pub fn describe_exit(status: ExitStatus) -> String {
         (Some(code), _) => format!("exit status {code}"),
         (None, Some(sig)) => format!("killed by signal {sig}"),
         _ => "exited".to_string(),
+    }
+}
+
+/// A pipe (read end, write end), both close-on-exec so engines started
+/// later do not inherit them.
+fn wake_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0 as libc::c_int; 2];
+    // Safety: pipe2(2) writes two new descriptors into `fds` on success.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    // Safety: both descriptors are new and owned by nobody else.
+    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
+}
+
+/// An engine's output pipe that reads as end of input once the write end of
+/// `wake` is closed, whoever else still holds the pipe open.
+struct Stoppable<R> {
+    pipe: R,
+    wake: Arc<OwnedFd>,
+}
+
+impl<R: Read + AsRawFd> Read for Stoppable<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let mut fds = [
+            libc::pollfd {
+                fd: self.pipe.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+            libc::pollfd {
+                fd: self.wake.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            },
+        ];
+        loop {
+            // Safety: poll(2) on two descriptors this struct keeps open.
+            let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
+            if n >= 0 {
+                break;
+            }
+            let err = std::io::Error::last_os_error();
+            if err.kind() != std::io::ErrorKind::Interrupted {
+                return Err(err);
+            }
+        }
+        if fds[1].revents != 0 {
+            // The engine was killed: stop, even if a descendant keeps the
+            // pipe open.
+            return Ok(0);
+        }
+        self.pipe.read(buf)
     }
 }
 
@@ -246,7 +355,12 @@ impl Transport for ChildTransport {
                     self.closed = Some(text.clone());
                     return Recv::Closed(text);
                 }
-                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Some(text) = self.exited_quietly() {
+                        self.closed = Some(text.clone());
+                        return Recv::Closed(text);
+                    }
+                }
             }
         }
     }
@@ -381,6 +495,29 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         assert!(gone(&helper), "helper {helper} survived the group kill");
+    }
+
+    #[test]
+    fn exit_is_reported_though_a_descendant_keeps_the_output_open() {
+        let mut t = ChildTransport::spawn(
+            Path::new("sh"),
+            &["-c".into(), "setsid sleep 20 & echo $!; exit 5".into()],
+            None,
+        )
+        .unwrap();
+        let far = Instant::now() + Duration::from_secs(10);
+        let Recv::Line(helper) = t.recv(far) else {
+            panic!("no pid")
+        };
+        let got = t.recv(far);
+        if let Ok(pid) = helper.parse::<libc::pid_t>() {
+            // Safety: kill(2) on the helper this test started.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        assert_eq!(got, Recv::Closed("exit status 5".into()));
+        t.close(Duration::from_millis(10));
     }
 
     #[test]
