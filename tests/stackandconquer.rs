@@ -365,3 +365,26 @@ fn import_refuses_a_device_a_fifo_and_a_huge_file_at_once() {
         assert_refused(&out, needle);
     }
 }
+
+#[test]
+fn import_messages_name_the_real_fault() {
+    let dir = scratch("import_messages");
+    // An empty file says it is empty, whatever its kind.
+    for name in ["empty.in", "empty.stackboard", "empty.stacksav"] {
+        let path = dir.join(name);
+        std::fs::write(&path, "\n").unwrap();
+        let out = stackfish(&["import", path.to_str().unwrap()]);
+        assert_refused(&out, &format!("{name}: the file is empty"));
+    }
+    // A bad --goal is the flag's fault, not the file's.
+    let out = stackfish(&["import", &board("square_5x5.in"), "--goal", "0"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("--goal"), "{err}");
+    assert!(!err.contains("square_5x5.in"), "{err}");
+    // One playable cell is one cell.
+    let one = dir.join("one.in");
+    std::fs::write(&one, "20,15\n#, 0, #\n").unwrap();
+    let out = stackfish(&["import", one.to_str().unwrap()]);
+    assert_refused(&out, "1 playable cell: a board needs at least two");
+}

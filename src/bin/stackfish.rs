@@ -127,7 +127,7 @@ enum Command {
         /// The StackAndConquer file (.in, .stackboard or .stacksav).
         file: std::path::PathBuf,
         /// Towers needed to win a game started on a board file (default 1).
-        #[arg(long)]
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         goal: Option<u32>,
     },
     /// Write a Mixtour position as StackAndConquer files: a saved game

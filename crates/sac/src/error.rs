@@ -18,6 +18,9 @@ pub enum SacError {
     /// `--goal` given for a saved game.
     #[error("--goal is for board files; a saved game has its own goal (WinTowers)")]
     GoalOfSave,
+    /// Nothing in the file but blanks.
+    #[error("the file is empty")]
+    Empty,
     /// Not UTF-8 text.
     #[error("not UTF-8 text")]
     NotText,

@@ -247,6 +247,9 @@ pub fn read_bytes(
     if kind == FileKind::StackSav && goal.is_some() {
         return Err(SacError::GoalOfSave);
     }
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(SacError::Empty);
+    }
     let goal = goal.unwrap_or(1);
     if goal == 0 {
         return Err(SacError::Count {

@@ -134,7 +134,10 @@ pub enum ShapeError {
         ranks: usize,
     },
     /// Fewer than two playable cells.
-    #[error("{playable} playable cells: a board needs at least two")]
+    #[error(
+        "{playable} playable {}: a board needs at least two",
+        if *.playable == 1 { "cell" } else { "cells" }
+    )]
     TooFewCells { playable: u32 },
 }
 
