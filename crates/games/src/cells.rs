@@ -3,6 +3,8 @@
 //! (N empty cells in a row, N >= 1), merged when printed; Mixtour's boards
 //! of any shape write holes the same way, `#` or `#N`.
 
+use crate::echo::quote;
+
 /// One cell of a rank as written: an empty cell (`x`), a hole that is not
 /// part of the board (`#`, Mixtour's boards of any shape), or the text of
 /// whatever stands there, for the game to read.
@@ -68,13 +70,13 @@ pub fn write_rank<I: IntoIterator<Item = Option<String>>>(cells: I) -> String {
 pub enum CellError {
     /// A run written with something other than digits after its marker, or
     /// of length 0.
-    #[error("'{cell}' is not {marker} or {marker}N with N >= 1")]
+    #[error("{} is not {marker} or {marker}N with N >= 1", quote(cell))]
     BadRun { cell: String, marker: char },
     /// A run or cell past the longest rank there can be.
-    #[error("'{cell}' makes the rank longer than {max} cells")]
+    #[error("{} makes the rank longer than {max} cells", quote(cell))]
     TooLong { cell: String, max: usize },
     /// A run past the end of a rank of fixed width.
-    #[error("'{cell}' runs past the {width} cells of the rank")]
+    #[error("{} runs past the {width} cells of the rank", quote(cell))]
     RunsPast { cell: String, width: usize },
     /// A cell past the end of a rank of fixed width.
     #[error("more than {width} cells")]

@@ -24,6 +24,11 @@ pub fn echo(text: &str) -> String {
     out
 }
 
+/// `text` echoed in single quotes, as messages quote what they were sent.
+pub fn quote(text: &str) -> String {
+    format!("'{}'", echo(text))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -35,5 +40,38 @@ mod tests {
         let long = "x".repeat(1_000_000);
         let cut = echo(&long);
         assert_eq!(cut, format!("{}... (1000000 characters)", "x".repeat(80)));
+    }
+
+    #[test]
+    fn position_string_errors_quote_what_they_were_sent_escaped_and_cut() {
+        let junk = format!("\u{1b}[2J\r{}", "y".repeat(100_000));
+        for name in crate::variant_names() {
+            let mut game = crate::variants::new_game(name).expect("a known game");
+            let start = game.start_fen();
+            let fields: Vec<&str> = start.split_whitespace().collect();
+            // Each field in turn replaced by the junk, then junk after the end.
+            let mut fens: Vec<String> = (0..fields.len())
+                .map(|i| {
+                    let mut f = fields.clone();
+                    f[i] = &junk;
+                    f.join(" ")
+                })
+                .collect();
+            fens.push(format!("{start} {junk}"));
+            for fen in &fens {
+                let Err(e) = game.set_fen(fen) else {
+                    continue;
+                };
+                let text = e.to_string();
+                assert!(!text.chars().any(char::is_control), "{name}: {text:?}");
+                assert!(text.len() < 400, "{name}: {} bytes: {text:.200}", text.len());
+            }
+        }
+        let e = crate::variants::new_game("mixtour")
+            .unwrap()
+            .play_text(&junk)
+            .unwrap_err()
+            .to_string();
+        assert!(!e.chars().any(char::is_control) && e.len() < 400, "{e:.200}");
     }
 }

@@ -166,9 +166,9 @@ pub fn fen_fields<'a, const N: usize>(
     }
     if fields.len() > N {
         let message = format!(
-            "unexpected text after the {}: '{}'",
+            "unexpected text after the {}: {}",
             names[N - 1],
-            fields[N..].join(" ")
+            echo::quote(&fields[N..].join(" "))
         );
         return Err(FenError::new("end", message));
     }
@@ -179,7 +179,7 @@ pub fn fen_fields<'a, const N: usize>(
 
 /// The side-to-move field, `1` or `2`.
 pub fn fen_side(text: &str) -> Result<Side, FenError> {
-    Side::from_digit(text).ok_or_else(|| FenError::new("side", format!("'{text}' is not 1 or 2")))
+    Side::from_digit(text).ok_or_else(|| FenError::new("side", format!("{} is not 1 or 2", echo::quote(text))))
 }
 
 /// A field of two counts `a,b` (reserves, scores, captures), each at most `max`.
@@ -187,7 +187,7 @@ pub fn fen_pair(field: &'static str, text: &str, max: u8) -> Result<[u8; 2], Fen
     let bad = || {
         FenError::new(
             field,
-            format!("'{text}' is not two counts 0-{max} like 0,0"),
+            format!("{} is not two counts 0-{max} like 0,0", echo::quote(text)),
         )
     };
     let (a, b) = text.split_once(',').ok_or_else(bad)?;
@@ -205,10 +205,10 @@ pub fn fen_pair(field: &'static str, text: &str, max: u8) -> Result<[u8; 2], Fen
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum MoveError {
     /// Not a move in this game's notation at all.
-    #[error("malformed move '{token}': {reason}")]
+    #[error("malformed move {}: {reason}", echo::quote(token))]
     Syntax { token: String, reason: String },
     /// Well formed, but not legal in the position.
-    #[error("illegal move '{token}': {reason}")]
+    #[error("illegal move {}: {reason}", echo::quote(token))]
     Illegal { token: String, reason: String },
 }
 
@@ -236,7 +236,7 @@ impl MoveError {
 
 /// A game name the variant registry does not know (`perft`, `solve`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown game '{name}' (known: {known})", known = variant_names().join(", "))]
+#[error("unknown game {} (known: {known})", echo::quote(name), known = variant_names().join(", "))]
 pub struct UnknownGame {
     pub name: String,
 }

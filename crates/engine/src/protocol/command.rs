@@ -2,7 +2,7 @@
 //! says which token was wrong. Tokens are separated by any white space.
 
 use crate::GoParams;
-use stackfish_games::echo::echo;
+use stackfish_games::echo::{echo, quote};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -153,14 +153,14 @@ fn parse_position(rest: &[&str]) -> Result<Command, ParseError> {
         ["startpos", extra, ..] => {
             return Err(bad(
                 "position",
-                format!("unexpected '{extra}' after startpos"),
+                format!("unexpected {} after startpos", quote(extra)),
             ))
         }
         [] => return Err(bad("position", "expected 'startpos' or 'fen <position>'")),
         [other, ..] => {
             return Err(bad(
                 "position",
-                format!("expected 'startpos' or 'fen', got '{other}'"),
+                format!("expected 'startpos' or 'fen', got {}", quote(other)),
             ))
         }
     };

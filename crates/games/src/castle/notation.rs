@@ -10,6 +10,7 @@ use super::tables::{
 use super::tables::{Bb, TERRAIN};
 use super::{Castle, Move};
 use crate::cells::{read_rank, write_rank};
+use crate::echo::quote;
 use crate::{fen_fields, fen_pair, fen_side, FenError, Game, MoveError, Side};
 
 pub fn square_name(sq: usize) -> String {
@@ -139,7 +140,7 @@ pub fn parse_fen(fen: &str) -> Result<Castle, FenError> {
         _ => {
             return Err(FenError::new(
                 "ply",
-                format!("'{}' is not a number of plies 0-400", fields[4]),
+                format!("{} is not a number of plies 0-400", quote(fields[4])),
             ))
         }
     };
@@ -160,7 +161,10 @@ fn parse_skulls(text: &str) -> Result<Vec<usize>, FenError> {
         let sq = parse_square(name).ok_or_else(|| {
             FenError::new(
                 "skulls",
-                format!("'{name}' is not a square like d9 (or the list is not '-')"),
+                format!(
+                    "{} is not a square like d9 (or the list is not '-')",
+                    quote(name)
+                ),
             )
         })?;
         if TERRAIN[sq] & MIDDLE == 0 {
@@ -194,7 +198,7 @@ fn parse_board(text: &str) -> Result<[Bb; 2], FenError> {
         for (file, cell) in cells.into_iter().enumerate() {
             let Some(cell) = cell else { continue };
             let side = Side::from_digit(cell)
-                .ok_or_else(|| bad(format!("'{cell}' is not 1, 2, x or xN")))?;
+                .ok_or_else(|| bad(format!("{} is not 1, 2, x or xN", quote(cell))))?;
             knights[side.index()].set(square(file, rank));
         }
     }

@@ -7,6 +7,7 @@ use std::fmt;
 use super::tables::{on_board, MAX_HEIGHT, RANK_FILES, SIZE, SQUARES};
 use super::{CoinStack, CoinStackVariant, Move, MoveKind, Stack, COINS};
 use crate::cells::{read_rank, write_rank};
+use crate::echo::quote;
 use crate::{fen_fields, fen_pair, fen_side, FenError, MoveError, Side};
 
 pub fn square_name(square: u8) -> String {
@@ -187,7 +188,8 @@ fn parse_board(text: &str) -> Result<[Stack; SQUARES], FenError> {
                 || !cell.bytes().all(|b| b == b'1' || b == b'2')
             {
                 return Err(bad(format!(
-                    "'{cell}' is not a stack of 1 to 5 coins written with 1 and 2, nor x/xN"
+                    "{} is not a stack of 1 to 5 coins written with 1 and 2, nor x/xN",
+                    quote(cell)
                 )));
             }
             let coins: Vec<Side> = cell

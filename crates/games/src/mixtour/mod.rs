@@ -57,6 +57,9 @@ pub struct Stack(u8);
 
 impl Stack {
     pub const EMPTY: Stack = Stack(1);
+    /// The most pieces a stack holds: a fifth makes a tower, which is won
+    /// and leaves the board.
+    pub const MAX_HEIGHT: usize = 4;
 
     #[inline]
     pub fn height(self) -> u32 {
@@ -84,7 +87,7 @@ impl Stack {
     }
 
     pub fn from_pieces(pieces: &[Side]) -> Stack {
-        debug_assert!(pieces.len() <= 4);
+        debug_assert!(pieces.len() <= Stack::MAX_HEIGHT);
         let mut code = 1u8 << pieces.len();
         for (i, &p) in pieces.iter().enumerate() {
             code |= (p.index() as u8) << i;

@@ -8,6 +8,7 @@ use super::board::{Board, GRID_MAX};
 use super::tables::KEYS;
 use super::{MixtourVariant, Move, MoveKind, Position, Stack};
 use crate::cells::{read_cells, write_cells, RankCell};
+use crate::echo::quote;
 use crate::{fen_fields, fen_pair, fen_side, FenError, MoveError, Side};
 
 /// The name of a cell: file letter a..j, rank number 1..10 from the bottom.
@@ -163,14 +164,14 @@ pub fn parse_fen<B: Board>(fen: &str) -> Result<Position<B>, FenError> {
         _ => {
             return Err(FenError::new(
                 "goal",
-                format!("'{}' is not a number from 1 to 255", fields[4]),
+                format!("{} is not a number from 1 to 255", quote(fields[4])),
             ))
         }
     };
     if scores.iter().any(|&s| s > goal) {
         return Err(FenError::new(
             "scores",
-            format!("'{}' exceeds the goal {goal}", fields[3]),
+            format!("{} exceeds the goal {goal}", quote(fields[3])),
         ));
     }
     if scores.iter().all(|&s| s == goal) {
@@ -252,9 +253,14 @@ fn parse_board(text: &str) -> Result<(usize, usize, Vec<Cell>), FenError> {
 }
 
 fn parse_stack(cell: &str) -> Result<Stack, String> {
-    if cell.is_empty() || cell.len() > 4 || !cell.bytes().all(|b| b == b'1' || b == b'2') {
+    if cell.is_empty()
+        || cell.len() > Stack::MAX_HEIGHT
+        || !cell.bytes().all(|b| b == b'1' || b == b'2')
+    {
         return Err(format!(
-            "'{cell}' is not a stack of 1 to 4 pieces written with 1 and 2, nor x/xN, nor #/#N"
+            "{} is not a stack of 1 to {} pieces written with 1 and 2, nor x/xN, nor #/#N",
+            quote(cell),
+            Stack::MAX_HEIGHT
         ));
     }
     let pieces: Vec<Side> = cell

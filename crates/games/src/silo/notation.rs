@@ -5,6 +5,7 @@
 use std::fmt;
 
 use super::{Move, Silo, MAX_CHECKERS, MAX_SQUARES};
+use crate::echo::quote;
 use crate::{fen_fields, fen_side, FenError, Game, MoveError, Side};
 
 pub fn square_name(square: u8) -> char {
@@ -89,7 +90,10 @@ fn parse_stacks(text: &str) -> Result<Vec<Vec<Side>>, FenError> {
         if cell.is_empty() || !cell.bytes().all(|b| b == b'1' || b == b'2') {
             return Err(FenError::new(
                 "stacks",
-                format!("square {name}: '{cell}' is not x or a stack written with 1 and 2"),
+                format!(
+                    "square {name}: {} is not x or a stack written with 1 and 2",
+                    quote(cell)
+                ),
             ));
         }
         total += cell.len();
