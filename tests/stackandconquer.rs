@@ -73,7 +73,7 @@ fn import_refuses_bad_files_with_one_line() {
     let cases = [
         (
             write("wide.in", "20\n0,0,0\n0,0\n"),
-            "row 2 from the top has 2 cells",
+            "line 3 (row 2) has 2 cells, line 2 (row 1) has 3",
         ),
         (write("digit.in", "20\n0,0\n0,1\n"), "'1' is not 0"),
         (write("count.in", "twenty\n0,0\n"), "'twenty'"),
@@ -81,7 +81,14 @@ fn import_refuses_bad_files_with_one_line() {
             write("b.stackboard", "{\"Board\": [\"0\"]}"),
             "missing key \"Columns\"",
         ),
-        (write("plain.stacksav", "{\"Board\": []}"), "not base64"),
+        (
+            write("plain.stacksav", "{\"Board\": []}"),
+            "the saved game is not valid base64 ('{' at byte 1: this looks like plain JSON)",
+        ),
+        (
+            write("game.stacksav", "eyJCb2FyZCI6IF!dfQ=="),
+            "game.stacksav: the saved game is not valid base64 ('!' at byte 15)",
+        ),
         (write("notjson.stacksav", "bm90IGpzb24="), "not JSON"),
         (
             write("board.txt", "20\n0,0\n"),
@@ -387,4 +394,35 @@ fn import_messages_name_the_real_fault() {
     std::fs::write(&one, "20,15\n#, 0, #\n").unwrap();
     let out = stackfish(&["import", one.to_str().unwrap()]);
     assert_refused(&out, "1 playable cell: a board needs at least two");
+}
+
+#[test]
+fn import_names_rows_a_blank_line_drops_in_a_note() {
+    let dir = scratch("import_note");
+    let gap = dir.join("gap.in");
+    std::fs::write(&gap, "20,15\n0,0,0\n0,0,0\n\n0,0,0\n0,0,0\n").unwrap();
+    let out = stackfish(&["import", gap.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // The import succeeds as StackAndConquer reads the file: two rows.
+    assert_eq!(stdout(&out).trim(), "x3/x3 1 20,20 0,0 1 -");
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "note: {}: lines 5 to 6 are not read: the board ends at the blank line 4",
+            gap.display()
+        )),
+        "{err}"
+    );
+    // File content in an error is escaped: no escape sequence reaches the
+    // terminal.
+    let bad = dir.join("escape.in");
+    std::fs::write(&bad, "20\n0,\u{1b}[2J\n").unwrap();
+    let out = stackfish(&["import", bad.to_str().unwrap()]);
+    assert_refused(&out, "'\\u{1b}[2J' is not 0");
+    assert!(!stderr(&out).contains('\u{1b}'));
+    // So is a position string given to export.
+    let out = stackfish(&["export", "--fen", "x5/x\u{1b}[2J/x5 1 20,20 0,0 1 -", "--stackboard", "x.stackboard"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(!stderr(&out).contains('\u{1b}') && stderr(&out).contains("\\u{1b}"), "{}", stderr(&out));
 }

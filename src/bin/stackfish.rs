@@ -20,6 +20,13 @@ struct Cli {
 const MORE_HELP: &str = "Without a command: the UGI/UCI engine on stdin/stdout. Every command, \
 option and output line: protocol.md (in a Debian install: /usr/share/doc/stackfish/).";
 
+/// The tactics suite `stackfish tactics` runs without `--suite`.
+const TACTICS_SUITE: &str = "tournaments/tactics-mixtour.txt";
+
+/// The folder of the network a build compiles in: where `stackfish train`
+/// writes without `--out`.
+const NETWORK_FOLDER: &str = "crates/games/src/mixtour";
+
 /// The EXIT STATUS section of the man page.
 const EXIT_STATUS: &[(&str, &str)] = &[
     ("0", "Done (the engine: after quit or the end of its input)."),
@@ -147,9 +154,10 @@ enum Command {
     /// the given time (or nodes) each; or, with --generate, find the
     /// suite's positions in game records.
     Tactics {
-        /// The suite file.
-        #[arg(long, default_value = "tournaments/tactics-mixtour.txt")]
-        suite: std::path::PathBuf,
+        /// The suite file [default: tournaments/tactics-mixtour.txt of the
+        /// checkout, else of the installed data (/usr/share/stackfish)].
+        #[arg(long)]
+        suite: Option<std::path::PathBuf>,
         /// Milliseconds per position.
         #[arg(long, default_value_t = 100)]
         movetime: u64,
@@ -207,9 +215,11 @@ enum Command {
         /// or folders: every *.jsonl in them (the shards of a datagen array).
         #[arg(required = true)]
         records: Vec<std::path::PathBuf>,
-        /// Where to write the network.
-        #[arg(long, default_value = "crates/games/src/mixtour/net.bin")]
-        out: std::path::PathBuf,
+        /// Where to write the network [default: crates/games/src/mixtour/net.bin
+        /// of the checkout (the one a build compiles in), else net.bin in the
+        /// current folder].
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
         /// Passes over the training positions.
         #[arg(long, default_value_t = 30)]
         epochs: usize,
@@ -360,7 +370,10 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             generate,
             max_win,
             max_save,
-        }) => tactics(&suite, movetime, nodes, &generate, max_win, max_save)?,
+        }) => {
+            let suite = suite.unwrap_or_else(|| stackfish::data::file(TACTICS_SUITE));
+            tactics(&suite, movetime, nodes, &generate, max_win, max_save)?
+        }
         Some(Command::Datagen {
             out,
             games,
@@ -419,12 +432,19 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
                 seed,
                 ..Default::default()
             };
+            let out = out.unwrap_or_else(|| {
+                stackfish::data::find(NETWORK_FOLDER)
+                    .map_or_else(|| "net.bin".into(), |folder| folder.join("net.bin"))
+            });
             train(&records, &out, &settings)?;
         }
         Some(Command::Import { file, goal }) => {
-            let fen =
-                stackfish::stackandconquer::import(&file, goal).map_err(Failure::bad_input)?;
-            println!("{fen}");
+            let imported = stackfish::stackandconquer::import_noted(&file, goal)
+                .map_err(Failure::bad_input)?;
+            for note in &imported.notes {
+                eprintln!("note: {note}");
+            }
+            println!("{}", imported.fen);
         }
         Some(Command::Export {
             fen,

@@ -4,21 +4,21 @@
 use base64::engine::general_purpose::{STANDARD, STANDARD_PAD_INDIFFERENT};
 use base64::Engine;
 use serde_json::{Map, Value};
-use stackfish_games::echo::echo;
+use stackfish_games::echo::{echo, quote};
 
 use super::{Cell, Description, SacError, PADDING};
 use stackfish_games::Side;
 
-/// What a board file's cell says: playable or not.
-fn board_cell(text: &str, row: usize, column: usize) -> Result<bool, SacError> {
+/// What a board file's cell says: playable or not. `at` names the cell in
+/// the file's terms, for the error.
+fn board_cell(text: &str, at: impl Fn() -> String) -> Result<bool, SacError> {
     match text {
         "0" => Ok(true),
         // `-` is StackAndConquer's padding; the program accepts it in a board
         // file as "not part of the board", and so do we, in all three files.
         "#" | "-" => Ok(false),
         _ => Err(SacError::BadBoardCell {
-            row,
-            column,
+            at: at(),
             text: text.to_string(),
         }),
     }
@@ -52,11 +52,14 @@ fn positive_text(what: impl Fn() -> String, text: &str) -> Result<u32, SacError>
 /// entries is accepted: stackfish plays two players and takes the first,
 /// the others are kept for a `.stackboard` written from it. A byte-order
 /// mark, `\r\n` line ends and blanks around cells are allowed; reading stops
-/// at the first empty (or blank) line, as StackAndConquer's does.
+/// at the first empty (or blank) line, as StackAndConquer's does, and
+/// lines of cells after it are named in a note (the board is read, but
+/// the user may have meant them). Errors name the file's lines, counted
+/// from 1 (the first row of cells is line 2).
 pub fn read_in(text: &str, goal: u32) -> Result<Description, SacError> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let mut lines = text.lines().map(str::trim);
-    let first = lines.next().unwrap_or("");
+    let mut lines = text.lines().map(str::trim).zip(1..);
+    let first = lines.next().map_or("", |(line, _)| line);
     let players_stones = split_entries(first)
         .iter()
         .enumerate()
@@ -70,32 +73,49 @@ pub fn read_in(text: &str, goal: u32) -> Result<Description, SacError> {
     let mut playable = Vec::new();
     let mut columns = 0;
     let mut rows = 0;
-    for line in lines.take_while(|l| !l.is_empty()) {
+    let mut blank = None;
+    for (line, number) in lines.by_ref() {
+        if line.is_empty() {
+            blank = Some(number);
+            break;
+        }
         let cells = split_entries(line);
         rows += 1;
         if rows == 1 {
             columns = cells.len();
         } else if cells.len() != columns {
             return Err(SacError::RowWidth {
-                row: rows,
+                line: number,
                 found: cells.len(),
                 expected: columns,
             });
         }
         for (column, cell) in cells.iter().enumerate() {
-            playable.push(board_cell(cell, rows, column + 1)?);
+            playable.push(board_cell(cell, || {
+                format!("line {number} (row {rows}), cell {}", column + 1)
+            })?);
         }
     }
     if rows == 0 {
         return Err(SacError::NoRows);
     }
-    Ok(Description::start(
-        rows,
-        columns,
-        &playable,
-        players_stones,
-        goal,
-    ))
+    let mut desc = Description::start(rows, columns, &playable, players_stones, goal);
+    let dropped: Vec<usize> = lines
+        .filter(|(line, _)| !line.is_empty())
+        .map(|(_, number)| number)
+        .collect();
+    if let (Some(blank), Some(first), Some(last)) = (blank, dropped.first(), dropped.last()) {
+        let which = if first == last {
+            format!("line {first} is")
+        } else {
+            format!("lines {first} to {last} are")
+        };
+        desc.notes.push(format!(
+            "{which} not read: the board ends at the blank line {blank}, as StackAndConquer reads \
+             it ({rows} rows kept; remove the blank line to keep them all)"
+        ));
+    }
+    Ok(desc)
 }
 
 fn parse_json(bytes: &[u8]) -> Result<Map<String, Value>, SacError> {
@@ -201,7 +221,11 @@ pub fn read_stackboard(text: &str, goal: u32) -> Result<Description, SacError> {
     let playable = board
         .iter()
         .enumerate()
-        .map(|(i, cell)| board_cell(cell, i / columns + 1, i % columns + 1))
+        .map(|(i, cell)| {
+            board_cell(cell, || {
+                format!("row {}, column {}", i / columns + 1, i % columns + 1)
+            })
+        })
         .collect::<Result<Vec<bool>, _>>()?;
     Ok(Description::start(
         rows,
@@ -220,19 +244,16 @@ pub fn read_stackboard(text: &str, goal: u32) -> Result<Description, SacError> {
 /// required; the board file is not opened: the padded `Board` alone gives
 /// the shape.
 pub fn read_stacksav(bytes: &[u8]) -> Result<Description, SacError> {
-    let compact: Vec<u8> = bytes
+    // Each kept byte with its place in the file, for the errors.
+    let (places, compact): (Vec<usize>, Vec<u8>) = bytes
         .iter()
         .copied()
-        .filter(|b| !b.is_ascii_whitespace())
-        .collect();
-    let json = STANDARD_PAD_INDIFFERENT.decode(&compact).map_err(|e| {
-        let hint = if compact.first() == Some(&b'{') {
-            " (this looks like plain JSON)"
-        } else {
-            ""
-        };
-        SacError::NotBase64(format!("{e}{hint}"))
-    })?;
+        .enumerate()
+        .filter(|(_, b)| !b.is_ascii_whitespace())
+        .unzip();
+    let json = STANDARD_PAD_INDIFFERENT
+        .decode(&compact)
+        .map_err(|e| SacError::NotBase64(base64_fault(&e, bytes, &places)))?;
     let obj = parse_json(&json)?;
     let players = whole_key(&obj, "NumOfPlayers", 1)?;
     if players != 2 {
@@ -275,6 +296,7 @@ pub fn read_stacksav(bytes: &[u8]) -> Result<Description, SacError> {
         rows,
         columns,
         cells,
+        notes: Vec::new(),
         players_stones: Vec::new(),
         side,
         reserves: [reserves[0], reserves[1]],
@@ -284,6 +306,34 @@ pub fn read_stacksav(bytes: &[u8]) -> Result<Description, SacError> {
         board_file_relative,
         cpu_script,
     })
+}
+
+/// Why base64 refused a saved game, in the file's bytes (counted from 1)
+/// rather than the decoder's offsets into the text without its blanks.
+fn base64_fault(e: &base64::DecodeError, bytes: &[u8], places: &[usize]) -> String {
+    use base64::DecodeError;
+    let at = |offset: usize| {
+        let place = places.get(offset).copied().unwrap_or(bytes.len());
+        let shown = bytes
+            .get(place)
+            .map_or_else(String::new, |&b| format!("{} ", quote(&char::from(b).to_string())));
+        format!("{shown}at byte {}", place + 1)
+    };
+    let json = if places.first().and_then(|&p| bytes.get(p)) == Some(&b'{') {
+        ": this looks like plain JSON"
+    } else {
+        ""
+    };
+    match e {
+        DecodeError::InvalidByte(offset, _) => format!("{}{json}", at(*offset)),
+        DecodeError::InvalidLastSymbol { offset, .. } => {
+            format!("{}, which cannot end base64: is the file cut short?", at(*offset))
+        }
+        DecodeError::InvalidLength(n) => {
+            format!("{n} characters, a length base64 cannot have: is the file cut short?")
+        }
+        DecodeError::InvalidPadding => "the '=' padding at its end is wrong".to_string(),
+    }
 }
 
 fn not_on_board(cell: &str) -> bool {

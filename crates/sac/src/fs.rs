@@ -5,9 +5,11 @@
 
 use std::path::Path;
 
+use stackfish_games::echo::echo;
+
 use crate::{
-    export_description, import_bytes, read_bytes, write_stackboard, write_stacksav, Description,
-    Export, FileKind, SacError,
+    export_description, import_bytes_noted, read_bytes, write_stackboard, write_stacksav,
+    Description, Export, FileKind, Imported, SacError,
 };
 
 /// Reads any of the three files. `goal` is the goal of a game started on a
@@ -24,7 +26,7 @@ fn read_file(path: &Path) -> Result<(FileKind, Vec<u8>), SacError> {
     let kind =
         FileKind::of(path).ok_or_else(|| SacError::UnknownKind(path.display().to_string()))?;
     let bytes = read_regular(path, MAX_FILE_BYTES)
-        .map_err(|e| SacError::Io(format!("{}: {e}", path.display())))?;
+        .map_err(|e| SacError::Io(format!("{}: {e}", echo(&path.display().to_string()))))?;
     Ok((kind, bytes))
 }
 
@@ -72,8 +74,14 @@ pub fn read_regular(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
 /// library and written in its own spelling. A board file gives its start
 /// for two players (goal `goal`, 1 without it), a saved game its position.
 pub fn import(path: &Path, goal: Option<u32>) -> Result<String, SacError> {
+    import_noted(path, goal).map(|i| i.fen)
+}
+
+/// [`import`] with the notes on the file (`stackfish import` prints them
+/// as `note:` lines).
+pub fn import_noted(path: &Path, goal: Option<u32>) -> Result<Imported, SacError> {
     let (kind, bytes) = read_file(path)?;
-    import_bytes(&path.display().to_string(), kind, &bytes, goal)
+    import_bytes_noted(&path.display().to_string(), kind, &bytes, goal)
 }
 
 /// The start position of `arena openings --board`: a StackAndConquer file

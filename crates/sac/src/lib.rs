@@ -16,12 +16,14 @@ mod tests;
 
 use std::path::Path;
 
-use stackfish_games::mixtour::{Board, MixtourGrid, MixtourVariant, Position};
+use stackfish_games::echo::echo;
+use stackfish_games::mixtour::board::GRID_MAX;
+use stackfish_games::mixtour::{Board, MixtourGrid, MixtourVariant, Position, Stack};
 use stackfish_games::{FenError, Game, Side};
 
 pub use error::SacError;
 pub use files::{read_in, read_stackboard, read_stacksav, write_stackboard, write_stacksav};
-pub use fs::{board_start, export, import, read_path};
+pub use fs::{board_start, export, import, import_noted, read_path};
 
 /// The padding StackAndConquer puts around the board of a saved game: the
 /// height at which a tower is removed.
@@ -49,6 +51,9 @@ pub struct Description {
     /// `rows * columns` cells, row-major, the top row first as in every
     /// StackAndConquer file (and as the ranks of a position string).
     pub cells: Vec<Cell>,
+    /// What the reader accepted but the user should hear of (lines of a
+    /// `.in` after its blank line), one line each, for `note:` lines.
+    pub notes: Vec<String>,
     /// Pieces each player gets, by number of players (2, 3, ...): line 1 of
     /// a `.in`, `PlayersStones` of a `.stackboard`. Empty for a saved game,
     /// which does not hold it.
@@ -87,6 +92,7 @@ impl Description {
                 .iter()
                 .map(|&p| if p { Cell::EMPTY } else { Cell::Hole })
                 .collect(),
+            notes: Vec::new(),
             players_stones,
             side: Side::P1,
             reserves: [pieces; 2],
@@ -146,6 +152,7 @@ impl Description {
             rows: ranks,
             columns: files,
             cells,
+            notes: Vec::new(),
             players_stones: Vec::new(),
             side: pos.side_to_move(),
             reserves: Side::BOTH.map(|s| pos.reserve(s).into()),
@@ -269,6 +276,14 @@ pub fn read_bytes(
     }
 }
 
+/// What `import` read: the position string and the notes on the file
+/// (each led by the file's name), for `note:` lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Imported {
+    pub fen: String,
+    pub notes: Vec<String>,
+}
+
 /// `import` of a file's content, `name` naming it in the messages (the
 /// browser board's uploads, which never touch the disk).
 pub fn import_bytes(
@@ -277,18 +292,55 @@ pub fn import_bytes(
     bytes: &[u8],
     goal: Option<u32>,
 ) -> Result<String, SacError> {
+    import_bytes_noted(name, kind, bytes, goal).map(|i| i.fen)
+}
+
+/// [`import_bytes`] with the notes on the file.
+pub fn import_bytes_noted(
+    name: &str,
+    kind: FileKind,
+    bytes: &[u8],
+    goal: Option<u32>,
+) -> Result<Imported, SacError> {
     let in_file = |error| SacError::InFile {
         name: name.to_string(),
         error: Box::new(error),
     };
     let desc = read_bytes(kind, bytes, goal).map_err(in_file)?;
-    checked_fen(&desc).map_err(in_file)
+    Ok(Imported {
+        fen: checked_fen(&desc).map_err(in_file)?,
+        notes: desc
+            .notes
+            .iter()
+            .map(|n| format!("{}: {n}", echo(name)))
+            .collect(),
+    })
 }
 
 /// The description's position string as the rules library reads and writes
-/// it; an error if the library refuses it (a grid larger than it plays, a
-/// stack too high, a score past the goal, ...).
+/// it; an error if the library refuses it (a score past the goal, too few
+/// playable cells, ...). A grid too large and a stack too high are named
+/// first in the file's rows and columns, which the library's ranks are not.
 pub fn checked_fen(desc: &Description) -> Result<String, SacError> {
+    if !(1..=GRID_MAX).contains(&desc.rows) || !(1..=GRID_MAX).contains(&desc.columns) {
+        return Err(SacError::GridSize {
+            rows: desc.rows,
+            columns: desc.columns,
+            max: GRID_MAX,
+        });
+    }
+    let high = desc.cells.iter().enumerate().find_map(|(i, c)| match c {
+        Cell::Stack(s) if s.len() > Stack::MAX_HEIGHT => Some((i, s.len())),
+        _ => None,
+    });
+    if let Some((i, height)) = high {
+        return Err(SacError::StackHeight {
+            row: i / desc.columns + 1,
+            column: i % desc.columns + 1,
+            height,
+            max: Stack::MAX_HEIGHT,
+        });
+    }
     let fen = desc.to_fen();
     let mut game = stackfish_games::variants::new_game("mixtour").ok_or(SacError::NoMixtour)?;
     game.set_fen(&fen).map_err(SacError::Unplayable)?;

@@ -265,27 +265,26 @@ fn bad_in_files_are_named() {
         ("20,15\n\n0,0", |e| *e == SacError::NoRows),
         ("20\n0,0,0\n0,0,0\n0,0,0,0\n0,0,0", |e| {
             *e == SacError::RowWidth {
-                row: 3,
+                line: 4,
                 found: 4,
                 expected: 3,
             }
         }),
         ("20\n0,0,0\n0,0", |e| {
             *e == SacError::RowWidth {
-                row: 2,
+                line: 3,
                 found: 2,
                 expected: 3,
             }
         }),
         ("20\n0,0\n0,1", |e| {
             *e == SacError::BadBoardCell {
-                row: 2,
-                column: 2,
+                at: "line 3 (row 2), cell 2".into(),
                 text: "1".into(),
             }
         }),
         ("20\n0,,0", |e| {
-            matches!(e, SacError::BadBoardCell { column: 2, .. })
+            matches!(e, SacError::BadBoardCell { at, .. } if at.ends_with("cell 2"))
         }),
     ];
     for (text, expected) in cases {
@@ -354,8 +353,7 @@ fn bad_stackboards_are_named() {
             r#"{"Board": ["0", "0", "0", "x"], "Columns": 2, "Rows": 2, "PlayersStones": [3]}"#,
             |e| {
                 *e == SacError::BadBoardCell {
-                    row: 2,
-                    column: 2,
+                    at: "row 2, column 2".into(),
                     text: "x".into(),
                 }
             },
@@ -551,4 +549,76 @@ fn shipped_boards_are_positions_the_rules_play() {
         let d = read_path(&path, None).unwrap();
         assert_eq!(checked_fen(&d).unwrap(), d.to_fen(), "{}", path.display());
     }
+}
+
+#[test]
+fn rows_after_a_blank_line_are_named_in_a_note() {
+    // The board is what StackAndConquer reads: up to the blank line 4.
+    let d = read_in("20\n0,0\n0,0\n\n0,0\n\n0,0\n", 1).unwrap();
+    assert_eq!(d.rows, 2);
+    assert_eq!(d.notes.len(), 1, "{:?}", d.notes);
+    assert!(
+        d.notes[0].starts_with("lines 5 to 7 are not read: the board ends at the blank line 4"),
+        "{:?}",
+        d.notes
+    );
+    let one = read_in("20\n0,0\n\n0,0", 1).unwrap();
+    assert!(one.notes[0].starts_with("line 4 is not read"), "{:?}", one.notes);
+    // Blank lines at the end drop nothing: no note.
+    assert!(read_in("20\n0,0\n\n\n", 1).unwrap().notes.is_empty());
+    // `import` leads each note with the file's name.
+    let imported = import_bytes_noted("gap.in", FileKind::In, b"20\n0,0\n\n0,0\n", None).unwrap();
+    assert_eq!(imported.fen, "x2 1 20,20 0,0 1 -");
+    assert_eq!(imported.notes.len(), 1);
+    assert!(imported.notes[0].starts_with("gap.in: line 4 is not read"));
+}
+
+#[test]
+fn a_broken_save_is_named_by_its_byte_not_the_decoder() {
+    // '!' is the 16th byte of the file; the decoder, which never sees the
+    // line break, calls it offset 14.
+    let e = read_stacksav(b"eyJCb2FyZCI6\nIF!dfQ==").unwrap_err();
+    let text = e.to_string();
+    assert_eq!(
+        text,
+        "the saved game is not valid base64 ('!' at byte 16); a .stacksav is base64 of a JSON text"
+    );
+    assert!(!text.contains("Invalid symbol") && !text.contains("offset"), "{text}");
+    let cut = read_stacksav(b"eyJCb2FyZCI6I").unwrap_err().to_string();
+    assert!(cut.contains("is the file cut short?"), "{cut}");
+    assert!(!cut.contains("Invalid"), "{cut}");
+}
+
+#[test]
+fn file_content_in_errors_is_escaped_and_cut() {
+    let e = read_in("20\n0,\u{1b}[2J\n", 1).unwrap_err().to_string();
+    assert!(e.contains("'\\u{1b}[2J'") && !e.contains('\u{1b}'), "{e}");
+    let long = format!("20\n0,{}\n", "y".repeat(10_000));
+    let e = read_in(&long, 1).unwrap_err().to_string();
+    assert!(e.len() < 300 && e.contains("(10000 characters)"), "{e}");
+    let board = padded(&[&["\\u00071", "", ""], &["", "", ""]]);
+    let e = read_save_json(&save_json(&board, &two_players())).unwrap_err().to_string();
+    assert!(e.contains("\\u{7}1") && !e.contains('\u{7}'), "{e}");
+}
+
+#[test]
+fn unplayable_descriptions_are_named_in_rows_not_ranks() {
+    // A stack of five in the second row from the top, third column.
+    let board = padded(&[&["", "", "", ""], &["", "", "12121", ""], &["", "", "", ""]]);
+    let desc = read_save_json(&save_json(&board, &two_players())).unwrap();
+    let e = checked_fen(&desc).unwrap_err();
+    assert_eq!(
+        e,
+        SacError::StackHeight {
+            row: 2,
+            column: 3,
+            height: 5,
+            max: 4
+        }
+    );
+    assert!(!e.to_string().contains("rank"), "{e}");
+    let wide = format!("20\n{}\n", vec!["0"; 11].join(","));
+    let e = import_bytes("wide.in", FileKind::In, wide.as_bytes(), None).unwrap_err();
+    assert!(e.to_string().contains("wide.in: 1 row x 11 columns"), "{e}");
+    assert!(!e.to_string().contains("rank"), "{e}");
 }
