@@ -220,7 +220,7 @@ fn a_fastchess_command_line_plays_the_same_match() {
     }
     assert!(
         b.output
-            .contains("Results of a vs b (nodes=1, NULL, NULL, openings-mixtour.txt):"),
+            .contains("Results of a vs b (1 nodes, NULL, NULL, openings-mixtour.txt):"),
         "{}",
         b.output
     );
@@ -243,4 +243,165 @@ fn a_fastchess_command_line_plays_the_same_match() {
     );
     assert_eq!(bad.code, Some(3), "{}", bad.output);
     assert!(bad.output.contains("format=epd"), "{}", bad.output);
+}
+
+/// What OpenBench's worker reads of a match runner's output
+/// (AndyGrant/OpenBench, Client/worker.py: `run_and_parse_cutechess` and
+/// `Cutechess.update_results`), re-expressed without a regex engine:
+///
+/// ```python
+/// if 'Finished game' in line: update_results(results, line)
+/// tokens = line.split(); game, result = int(tokens[2]), tokens[6]
+/// reason = line.split(':')[1]
+/// results['crashes'   ] += 'disconnect' in reason or 'stalls' in reason
+/// results['timelosses'] += 'on time' in reason
+/// results['illegals'  ] += 'illegal' in reason
+/// game_to_pair(g) = (g, g+1) if g % 2 else (g-1, g)
+/// pair_to_penta(r1, r2) = lookup[r1] + 2 - lookup[r2]
+///     with lookup = { '0-1' : 0, '1/2-1/2' : 1, '1-0' : 2 }
+/// ```
+#[derive(Debug, Default)]
+struct OpenBenchCounts {
+    pentanomial: [u32; 5],
+    crashes: u32,
+    timelosses: u32,
+    illegals: u32,
+    games: u32,
+}
+
+fn openbench_parse(output: &str) -> OpenBenchCounts {
+    let lookup = |r: &str| match r {
+        "0-1" => 0,
+        "1/2-1/2" => 1,
+        "1-0" => 2,
+        other => panic!("OpenBench's lookup has no result {other:?}"),
+    };
+    let mut counts = OpenBenchCounts::default();
+    let mut results = std::collections::BTreeMap::new();
+    for line in output.lines().filter(|l| l.contains("Finished game")) {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let game: u32 = tokens[2].parse().expect("tokens[2] is the game number");
+        let reason = line.split(':').nth(1).expect("a ':' after the players");
+        counts.crashes += u32::from(reason.contains("disconnect") || reason.contains("stalls"));
+        counts.timelosses += u32::from(reason.contains("on time"));
+        counts.illegals += u32::from(reason.contains("illegal"));
+        counts.games += 1;
+        results.insert(game, lookup(tokens[6]));
+        let (first, second) = if game % 2 == 1 {
+            (game, game + 1)
+        } else {
+            (game - 1, game)
+        };
+        if let (Some(r1), Some(r2)) = (results.get(&first), results.get(&second)) {
+            counts.pentanomial[r1 + 2 - r2] += 1;
+        }
+    }
+    counts
+}
+
+#[test]
+fn fastchess_output_reads_as_openbench_parses_it() {
+    // a plays an illegal move at its third search; b crashes at the second
+    // search of every process (it is restarted after each crash).
+    let engine = |name: &str, args: &str| -> Vec<String> {
+        vec![
+            "-engine".into(),
+            format!("name={name}"),
+            format!("cmd={}", mock()),
+            format!("args=--per-position {args}"),
+            "nodes=1".into(),
+        ]
+    };
+    let mut args = [
+        engine("a", "--seed 1 --fault illegal --at 3"),
+        engine("b", "--seed 2 --fault crash --at 2"),
+    ]
+    .concat();
+    args.extend(
+        [
+            "-rounds",
+            "3",
+            "-games",
+            "2",
+            "-repeat",
+            "-sprt",
+            "elo0=0",
+            "elo1=5",
+            "alpha=0.05",
+            "beta=0.05",
+            "-ratinginterval",
+            "0",
+            "-output",
+            "format=fastchess",
+        ]
+        .map(String::from),
+    );
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let r = arena(&refs, &temp_dir("fc-openbench"));
+    // Six games cross neither SPRT bound: inconclusive, exit status 2.
+    assert_eq!(r.code, Some(2), "{}", r.output);
+    let ob = openbench_parse(&r.output);
+    assert_eq!(ob.games, 6, "{}", r.output);
+    // OpenBench scores the first engine, which plays the odd games first.
+    for line in r.output.lines().filter(|l| l.contains("Finished game")) {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let game: u32 = tokens[2].parse().unwrap();
+        let first = if game % 2 == 1 { "(a" } else { "(b" };
+        assert_eq!(tokens[3], first, "{line}");
+    }
+    assert!(ob.crashes >= 1 && ob.illegals >= 1, "{ob:?}\n{}", r.output);
+    let faults = r
+        .output
+        .lines()
+        .filter(|l| l.contains("Finished game") && (l.contains("crashed") || l.contains("illegal")))
+        .count() as u32;
+    assert_eq!(
+        ob.crashes + ob.illegals + ob.timelosses,
+        faults,
+        "{}",
+        r.output
+    );
+    // The pentanomial OpenBench builds is the one our block prints.
+    let ptnml = r
+        .output
+        .lines()
+        .rfind(|l| l.starts_with("Ptnml(0-2): ["))
+        .expect("a Ptnml line");
+    let printed = ptnml["Ptnml(0-2): [".len()..]
+        .split(']')
+        .next()
+        .unwrap()
+        .split(", ")
+        .map(|n| n.parse::<u32>().unwrap())
+        .collect::<Vec<_>>();
+    assert_eq!(printed, ob.pentanomial.to_vec(), "{}", r.output);
+    // The end of the run as fastchess prints it (its output_fastchess.hpp,
+    // roundrobin.cpp and main.cpp): the SPRT line, the block, two lines.
+    let lines: Vec<&str> = r.output.lines().collect();
+    let end = lines
+        .iter()
+        .rposition(|l| l.starts_with("SPRT test finished: "))
+        .expect("the SPRT line");
+    assert_eq!(lines[end], "SPRT test finished: (-2.94, 2.94) [0.00, 5.00]");
+    let prefixes = [
+        "--------------------------------------------------",
+        "Results of a vs b (1 nodes, NULL, NULL):",
+        "Elo: ",
+        "LOS: ",
+        "Games: 6, Wins: ",
+        "Ptnml(0-2): [",
+        "LLR: ",
+        "--------------------------------------------------",
+        "Tournament finished",
+        "Finished match",
+    ];
+    assert_eq!(lines.len(), end + 1 + prefixes.len(), "{}", r.output);
+    for (line, prefix) in lines[end + 1..].iter().zip(prefixes) {
+        assert!(line.starts_with(prefix), "{line:?} should start {prefix:?}");
+    }
+    assert!(
+        lines[end + 7].ends_with("(-2.94, 2.94) [0.00, 5.00]"),
+        "{}",
+        lines[end + 7]
+    );
 }

@@ -219,7 +219,9 @@ struct RunArgs {
     /// Plies (engine moves) after which a game is a draw.
     #[arg(long)]
     maxplies: Option<u32>,
-    /// Resign adjudication: moves=K score=CP (both engines agree for K moves each).
+    /// Resign adjudication: moves=K score=CP [twosided=true|false]: both
+    /// engines agree for K moves each (twosided=false: the loser's own K
+    /// scores alone, as fastchess's default).
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     resign: Option<Vec<String>>,
     /// Draw adjudication: movenumber=M moves=K score=CP.
@@ -330,18 +332,23 @@ fn adjudication(tokens: &[String], what: &str) -> Result<ScoreAdjudication, Aren
         moves: 0,
         score: 0,
         movenumber: 0,
+        twosided: true,
     };
     for t in tokens {
         let bad = || {
-            ArenaError::Config(format!(
-                "--{what} {t}: expected moves=K score=CP [movenumber=M]"
-            ))
+            let more = if what == "resign" {
+                "[twosided=true|false]"
+            } else {
+                "[movenumber=M]"
+            };
+            ArenaError::Config(format!("--{what} {t}: expected moves=K score=CP {more}"))
         };
         let (k, v) = t.split_once('=').ok_or_else(bad)?;
         match k {
             "moves" => a.moves = v.parse().map_err(|_| bad())?,
             "score" => a.score = v.parse().map_err(|_| bad())?,
-            "movenumber" => a.movenumber = v.parse().map_err(|_| bad())?,
+            "movenumber" if what == "draw" => a.movenumber = v.parse().map_err(|_| bad())?,
+            "twosided" if what == "resign" => a.twosided = v.parse().map_err(|_| bad())?,
             _ => return Err(bad()),
         }
     }

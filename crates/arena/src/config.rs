@@ -68,6 +68,16 @@ pub struct ScoreAdjudication {
     /// Draw adjudication only from this full move number on.
     #[serde(default)]
     pub movenumber: u32,
+    /// Resign: `true` (the default), both engines must agree (the loser
+    /// <= -score and the winner >= score); `false`, the loser's own scores
+    /// alone decide, as fastchess's default `twosided=false`. Draw
+    /// adjudication always needs both.
+    #[serde(default = "d_true")]
+    pub twosided: bool,
+}
+
+fn d_true() -> bool {
+    true
 }
 
 /// A whole match. The JSON config file has exactly these fields; paths in it

@@ -192,16 +192,28 @@ pub fn translate(args: &[String]) -> Result<Translated, ArenaError> {
             }
             "-draw" | "-resign" => {
                 out.args.push(format!("-{option}"));
+                // fastchess resigns one-sided unless told `twosided=true`;
+                // ours is two-sided unless told otherwise.
+                let mut twosided = "false".to_string();
                 for (k, x) in pairs()? {
                     match k.as_str() {
                         "movecount" => out.args.push(format!("moves={x}")),
-                        "score" | "movenumber" if option == "-draw" || k == "score" => {
-                            out.args.push(format!("{k}={x}"))
-                        }
-                        // Our resign needs both engines to agree: two-sided.
-                        "twosided" => {}
+                        "score" => out.args.push(format!("{k}={x}")),
+                        "movenumber" if option == "-draw" => out.args.push(format!("{k}={x}")),
+                        "twosided" if option == "-resign" => match x.as_str() {
+                            "true" | "false" => twosided = x,
+                            _ => {
+                                return Err(bad(
+                                    option,
+                                    format!("twosided={x}: expected true or false"),
+                                ))
+                            }
+                        },
                         _ => return Err(bad(option, format!("unknown key {k}"))),
                     }
+                }
+                if option == "-resign" {
+                    out.args.push(format!("twosided={twosided}"));
                 }
             }
             "-output" => {
@@ -356,6 +368,49 @@ pub fn results_block(
     out
 }
 
+/// The `{...}` of a `Finished game` line in fastchess's words where it has
+/// them, so that tools counting crashes, time losses and illegal moves by
+/// fastchess's phrases (OpenBench's worker looks for `disconnect`,
+/// `stalls`, `on time` and `illegal` before the first `:` of the text)
+/// count ours: `b: crashed (...)` is `b disconnects: crashed (...)`.
+/// Other terminations are ours unchanged.
+pub fn annotation(termination: &str, players: [&str; 2]) -> String {
+    let phrased = players.iter().find_map(|name| {
+        let detail = termination.strip_prefix(name)?.strip_prefix(": ")?;
+        let phrase = [
+            ("crashed", " disconnects"),
+            ("timeout", " loses on time"),
+            ("no ", "'s connection stalls"),
+            ("illegal move", " makes an illegal move"),
+            ("malformed move", " makes an illegal move"),
+        ]
+        .iter()
+        .find(|(ours, _)| detail.starts_with(ours))?
+        .1;
+        Some(format!("{name}{phrase}: {detail}"))
+    });
+    phrased.unwrap_or_else(|| termination.to_string())
+}
+
+/// What fastchess prints when a match ends: with an SPRT, the line
+/// `SPRT test finished: (lower, upper) [elo0, elo1]`; then the final
+/// results `block`, `Tournament finished` and `Finished match`.
+pub fn end_of_run(block: &str, sprt: Option<&SprtConfig>) -> String {
+    let mut out = String::new();
+    if let Some(s) = sprt {
+        out.push_str(&format!(
+            "SPRT test finished: ({:.2}, {:.2}) [{:.2}, {:.2}]\n",
+            s.lower_bound(),
+            s.upper_bound(),
+            s.elo0(),
+            s.elo1()
+        ));
+    }
+    out.push_str(block);
+    out.push_str("Tournament finished\nFinished match\n");
+    out
+}
+
 /// Pairs of `a` against `b` (the two games of one round on one opening)
 /// that were won once and lost once, and that were drawn twice: the WL/DD
 /// ratio fastchess prints (our pentanomial counts both as one point).
@@ -397,7 +452,7 @@ pub fn setting(cfg: &super::config::MatchConfig) -> String {
     };
     let limit = |e: &super::config::EngineSpec| {
         e.limits()
-            .map_or_else(|_| "-".to_string(), |l| l.describe())
+            .map_or_else(|_| "-".to_string(), |l| time_words(&l))
     };
     let option = |name: &'static str, unit: &'static str| {
         move |e: &super::config::EngineSpec| {
@@ -416,6 +471,29 @@ pub fn setting(cfg: &super::config::MatchConfig) -> String {
         text.push_str(&format!(", {}", name.to_string_lossy()));
     }
     text
+}
+
+/// An engine's limit as fastchess's block header writes it (its
+/// `getTime`): `10+0.1`, `0.1/move`, `6 plies`, `1000 nodes`, in that order
+/// of precedence; empty without a limit.
+fn time_words(l: &stackfish_client::spec::Limits) -> String {
+    let seconds = |ms: u64| ms as f64 / 1000.0;
+    if let Some(tc) = l.tc {
+        let inc = if tc.inc_ms > 0 {
+            format!("+{}", seconds(tc.inc_ms))
+        } else {
+            String::new()
+        };
+        format!("{}{inc}", seconds(tc.base_ms))
+    } else if let Some(ms) = l.movetime_ms {
+        format!("{}/move", seconds(ms))
+    } else if let Some(d) = l.depth {
+        format!("{d} plies")
+    } else if let Some(n) = l.nodes {
+        format!("{n} nodes")
+    } else {
+        String::new()
+    }
 }
 
 #[cfg(test)]
@@ -442,7 +520,7 @@ mod tests {
         let expected = "--engine cmd=./dev name=dev option.Hash=16 --engine cmd=./base name=base \
              --each tc=8+0.08 proto=uci --concurrency 3 --openings book.epd \
              --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05 --pgn out.pgn --maxplies 300 \
-             --draw movenumber=40 moves=8 score=10 --resign moves=3 score=1000 \
+             --draw movenumber=40 moves=8 score=10 --resign moves=3 score=1000 twosided=true \
              --ratinginterval 10 --log p.log --games 200 --seed 42";
         assert_eq!(t.args.join(" "), words(expected).join(" "));
         assert!(t.fastchess_output && !t.version);
@@ -460,16 +538,60 @@ mod tests {
             ("-engine cmd=x ponder=on", "unknown engine key"),
             ("-bogus 1", "not a fastchess option"),
             ("-rounds many", "whole number"),
+            (
+                "-resign movecount=3 score=600 twosided=maybe",
+                "true or false",
+            ),
+            (
+                "-resign movecount=3 score=600 movenumber=5",
+                "unknown key movenumber",
+            ),
         ] {
             let err = translate(&words(line)).unwrap_err().to_string();
             assert!(err.contains(says), "{line}: {err}");
         }
+        // fastchess's resign is one-sided unless twosided=true.
+        let t = translate(&words("-resign movecount=3 score=600")).unwrap();
+        assert_eq!(
+            t.args.join(" "),
+            "--resign moves=3 score=600 twosided=false"
+        );
         // -repeat alone is two games per round; our flags pass through.
         let t = translate(&words("-rounds 5 -repeat --game coinstack --jsonl g.jsonl")).unwrap();
         assert_eq!(
             t.args.join(" "),
             "--game coinstack --jsonl g.jsonl --games 10"
         );
+    }
+
+    #[test]
+    fn faults_are_annotated_in_fastchess_words() {
+        let players = ["dev", "base"];
+        for (ours, theirs) in [
+            (
+                "base: crashed (exit status 101)",
+                "base disconnects: crashed (exit status 101)",
+            ),
+            (
+                "dev: timeout: 12 ms over",
+                "dev loses on time: timeout: 12 ms over",
+            ),
+            (
+                "dev: no bestmove within 900 ms",
+                "dev's connection stalls: no bestmove within 900 ms",
+            ),
+            (
+                "base: illegal move a1b2",
+                "base makes an illegal move: illegal move a1b2",
+            ),
+            (
+                "adjudication: resign by score",
+                "adjudication: resign by score",
+            ),
+            ("towers", "towers"),
+        ] {
+            assert_eq!(annotation(ours, players), theirs);
+        }
     }
 
     #[test]
@@ -484,14 +606,14 @@ mod tests {
         let block = results_block(
             "a",
             "b",
-            "nodes=1, NULL, NULL",
+            "1 nodes, NULL, NULL",
             &counts,
             (1, 0),
             Some(&sprt),
         );
         let lines: Vec<&str> = block.lines().collect();
         assert_eq!(lines[0], "-".repeat(50));
-        assert_eq!(lines[1], "Results of a vs b (nodes=1, NULL, NULL):");
+        assert_eq!(lines[1], "Results of a vs b (1 nodes, NULL, NULL):");
         assert_eq!(lines[2], "Elo: 43.66 +/- 153.05, nElo: 74.07 +/- 240.76");
         assert_eq!(
             lines[3],

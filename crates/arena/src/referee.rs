@@ -117,11 +117,14 @@ pub fn adjudicate(
     };
     if let Some(r) = resign {
         for loser in 0..2 {
-            if let (Some(l), Some(w)) = (last(loser, r.moves), last(1 - loser, r.moves)) {
-                if l.iter().all(|&s| s <= -r.score) && w.iter().all(|&s| s >= r.score) {
-                    let winner = if loser == 0 { Side::P2 } else { Side::P1 };
-                    return Some((GameResult::win_for(winner), "adjudication: resign by score"));
-                }
+            let Some(l) = last(loser, r.moves) else {
+                continue;
+            };
+            let winner_agrees =
+                || last(1 - loser, r.moves).is_some_and(|w| w.iter().all(|&s| s >= r.score));
+            if l.iter().all(|&s| s <= -r.score) && (!r.twosided || winner_agrees()) {
+                let winner = if loser == 0 { Side::P2 } else { Side::P1 };
+                return Some((GameResult::win_for(winner), "adjudication: resign by score"));
             }
         }
     }
@@ -628,6 +631,7 @@ mod tests {
             moves: 2,
             score: 500,
             movenumber: 0,
+            twosided: true,
         };
         let s = |v: &[i32]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
         assert_eq!(
@@ -639,10 +643,28 @@ mod tests {
             None
         );
         assert_eq!(adjudicate(&[s(&[-600]), s(&[600])], 2, Some(r), None), None);
+        // One-sided (fastchess's twosided=false): the loser's scores alone.
+        let one = ScoreAdjudication {
+            twosided: false,
+            ..r
+        };
+        assert_eq!(
+            adjudicate(&[s(&[-600, -700]), s(&[600, 400])], 4, Some(one), None).map(|x| x.0),
+            Some(GameResult::P2Win)
+        );
+        assert_eq!(
+            adjudicate(&[s(&[50, 80]), s(&[-600, -501])], 4, Some(one), None).map(|x| x.0),
+            Some(GameResult::P1Win)
+        );
+        assert_eq!(
+            adjudicate(&[s(&[-600, -400]), s(&[0, 0])], 4, Some(one), None),
+            None
+        );
         let d = ScoreAdjudication {
             moves: 2,
             score: 10,
             movenumber: 3,
+            twosided: true,
         };
         assert_eq!(
             adjudicate(&[s(&[0, 5]), s(&[-3, 0])], 4, None, Some(d)),

@@ -290,12 +290,13 @@ pub fn run_match_with(
         );
     }
     if opts.fastchess {
-        let _ = write!(out, "{}", fastchess_block(cfg, &names, &shared.records));
+        let block = fastchess_block(cfg, &names, &shared.records);
+        let _ = write!(out, "{}", fastchess::end_of_run(&block, cfg.sprt.as_ref()));
     } else {
         print_tables(&mut **out, &reports, tables.as_ref());
-    }
-    if let Some(s) = &sprt_summary {
-        let _ = writeln!(out, "{}", sprt_line(s));
+        if let Some(s) = &sprt_summary {
+            let _ = writeln!(out, "{}", sprt_line(s));
+        }
     }
     let summary = Summary {
         event: cfg.event.clone(),
@@ -527,9 +528,14 @@ fn worker(ctx: &Ctx) {
             ctx.abort.store(true, Ordering::SeqCst);
             break;
         }
+        let annotation = if ctx.fastchess {
+            fastchess::annotation(&rec.termination, [&rec.player1, &rec.player2])
+        } else {
+            rec.termination.clone()
+        };
         let line = format!(
-            "Finished game {} ({} vs {}): {} {{{}}}",
-            rec.game, rec.player1, rec.player2, rec.result, rec.termination
+            "Finished game {} ({} vs {}): {} {{{annotation}}}",
+            rec.game, rec.player1, rec.player2, rec.result
         );
         ctx.say(&mut s, &line);
         s.records.push(rec);
