@@ -521,18 +521,7 @@ fn settings(out: &mut String, report: &HtmlReport<'_>) {
                 })
             })
             .unwrap_or_else(|| "-".to_string());
-        rows.push((
-            "SPRT",
-            format!(
-                "nElo [{:.2}, {:.2}], alpha {}, beta {}; LLR bounds ({:.3}, {:.3}): {verdict}",
-                s.elo0(),
-                s.elo1(),
-                s.alpha(),
-                s.beta(),
-                s.lower_bound(),
-                s.upper_bound()
-            ),
-        ));
+        rows.push(("SPRT", format!("{}: {verdict}", s.describe())));
     }
     if let Some(p) = report.pairs.first() {
         let elo = p.estimate.map_or_else(
@@ -1190,7 +1179,7 @@ mod tests {
         assert!(row("Games").contains("<td>8</td>"));
         let sprt_row = row("SPRT");
         for part in [
-            "[0.00, 2.00]",
+            "nElo [0, 2]",
             "alpha 0.05",
             "(-2.944, 2.944)",
             "inconclusive",

@@ -667,6 +667,20 @@ impl SprtConfig {
         ((1.0 - self.beta) / self.alpha).ln()
     }
 
+    /// The test's settings as the report and `arena watch` print them:
+    /// `nElo [0, 5], alpha 0.05, beta 0.05, LLR bounds (-2.944, 2.944)`.
+    pub fn describe(&self) -> String {
+        format!(
+            "nElo [{}, {}], alpha {}, beta {}, LLR bounds ({:.3}, {:.3})",
+            self.elo0,
+            self.elo1,
+            self.alpha,
+            self.beta,
+            self.lower_bound(),
+            self.upper_bound()
+        )
+    }
+
     /// Verdict for an LLR; NaN (never produced here) counts as not crossing.
     pub fn verdict(&self, llr: f64) -> SprtVerdict {
         if llr >= self.upper_bound() {
@@ -1079,6 +1093,16 @@ mod tests {
         assert_eq!(R::from_sprt(V::H0Accepted, false), Some(R::H0Accepted));
         let codes = [R::H1Accepted, R::H0Accepted, R::Inconclusive, R::Failed].map(R::exit_code);
         assert_eq!(codes, [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn sprt_settings_read_the_same_everywhere() {
+        // ln(0.05 / 0.95) = -2.944, ln(0.95 / 0.05) = 2.944.
+        let s = SprtConfig::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        assert_eq!(
+            s.describe(),
+            "nElo [0, 5], alpha 0.05, beta 0.05, LLR bounds (-2.944, 2.944)"
+        );
     }
 
     #[test]

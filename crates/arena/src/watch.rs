@@ -303,17 +303,7 @@ pub fn watch(
         )));
     }
     let s = &opts.sprt;
-    let _ = writeln!(
-        out,
-        "Watching {}: SPRT nElo [{}, {}], alpha {}, beta {}, LLR bounds [{:.3}, {:.3}]",
-        folder.display(),
-        s.elo0(),
-        s.elo1(),
-        s.alpha(),
-        s.beta(),
-        s.lower_bound(),
-        s.upper_bound()
-    );
+    let _ = writeln!(out, "Watching {}: SPRT {}", folder.display(), s.describe());
     let _ = out.flush();
     let start = Instant::now();
     let mut last_snapshot: Option<Snapshot> = None;
