@@ -25,6 +25,7 @@ pub use stackfish_tables as tablebase;
 pub use stackfish_web as web;
 
 pub mod cli;
+pub mod data;
 pub mod manual;
 pub mod protocol;
 pub mod tables;

@@ -1,24 +1,33 @@
-//! An installed arena (as the Debian package lays it out: `usr/bin/arena`,
-//! `usr/share/stackfish/tournaments/`) plays the demo config from the share
-//! folder when started without flags outside a checkout.
+//! The installed binaries (as the Debian package lays them out:
+//! `usr/bin/arena`, `usr/bin/stackfish`, `usr/share/stackfish/tournaments/`)
+//! find their data in the share folder when started outside a checkout:
+//! the arena its demo config, `stackfish tactics` its suite.
 
-use std::path::Path;
+use std::path::PathBuf;
 use std::process::Command;
 
-fn copy_exe(from: &str, to: &Path) {
-    std::fs::copy(from, to).expect("binary copied");
-}
-
-#[test]
-fn an_installed_arena_finds_the_demo_config_beside_it() {
-    let root = std::env::temp_dir().join(format!("stackfish-install-{}", std::process::id()));
+/// An install under a fresh folder `tag`: the arena and stackfish in
+/// `usr/bin`, an empty `usr/share/stackfish/tournaments`. Returns the
+/// root, the bin folder and the tournaments folder.
+fn fake_install(tag: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let root = std::env::temp_dir().join(format!("stackfish-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let bin = root.join("usr/bin");
     let share = root.join("usr/share/stackfish/tournaments");
     std::fs::create_dir_all(&bin).expect("bin folder");
     std::fs::create_dir_all(&share).expect("share folder");
-    copy_exe(env!("CARGO_BIN_EXE_arena"), &bin.join("arena"));
-    copy_exe(env!("CARGO_BIN_EXE_stackfish"), &bin.join("stackfish"));
+    for (exe, name) in [
+        (env!("CARGO_BIN_EXE_arena"), "arena"),
+        (env!("CARGO_BIN_EXE_stackfish"), "stackfish"),
+    ] {
+        std::fs::copy(exe, bin.join(name)).expect("binary copied");
+    }
+    (root, bin, share)
+}
+
+#[test]
+fn an_installed_arena_finds_the_demo_config_beside_it() {
+    let (root, bin, share) = fake_install("install");
     // A demo of its own, so the test sees which config was read: the
     // summary lands beside the config that named it.
     let demo = r#"{
@@ -45,5 +54,34 @@ fn an_installed_arena_finds_the_demo_config_beside_it() {
     let summary = std::fs::read_to_string(share.join("summary.json")).expect("summary written");
     assert!(summary.contains("installed demo"), "{summary}");
     assert!(text.contains("Finished game 2 "), "{text}");
+    let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn an_installed_stackfish_runs_the_tactics_suite_of_its_share_folder() {
+    let (root, bin, share) = fake_install("install-tactics");
+    // A suite of its own (one line of the shipped one), so the test sees
+    // which suite was read: the shipped one has hundreds.
+    let shipped = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tournaments/tactics-mixtour.txt"
+    ))
+    .expect("the shipped suite");
+    let line = shipped
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .expect("a suite line");
+    std::fs::write(share.join("tactics-mixtour.txt"), format!("{line}\n")).expect("suite");
+    let cwd = root.join("home");
+    std::fs::create_dir_all(&cwd).expect("cwd");
+    let out = Command::new(bin.join("stackfish"))
+        .args(["tactics", "--nodes", "2000"])
+        .current_dir(&cwd)
+        .output()
+        .expect("stackfish runs");
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains(" of 1 solved"), "{text}");
     let _ = std::fs::remove_dir_all(&root);
 }

@@ -367,20 +367,9 @@ fn engine_from_tokens(each: &[String], tokens: &[String]) -> Result<EngineSpec, 
     Ok(spec)
 }
 
-/// The demo config: in the current folder (a checkout), beside an installed
-/// arena (`/usr/bin/arena` reads `/usr/share/stackfish/tournaments/`), or
-/// in the source tree it was built from (`cargo install --path .`).
+/// The demo config, found as every data file is (`stackfish::data`).
 fn default_config() -> PathBuf {
-    const DEMO: &str = "tournaments/default.json";
-    let installed = std::env::current_exe()
-        .ok()
-        .and_then(|exe| Some(exe.parent()?.parent()?.join("share/stackfish").join(DEMO)));
-    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(DEMO);
-    [Some(PathBuf::from(DEMO)), installed]
-        .into_iter()
-        .flatten()
-        .find(|p| p.is_file())
-        .unwrap_or(source)
+    stackfish::data::file("tournaments/default.json")
 }
 
 /// Flags that are not part of the shared config file.
