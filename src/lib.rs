@@ -28,4 +28,3 @@ pub mod cli;
 pub mod data;
 pub mod manual;
 pub mod protocol;
-pub mod tables;

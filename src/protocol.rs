@@ -9,7 +9,7 @@ pub use stackfish_engine::protocol::*;
 /// from files when `SiloTablePath` names a folder.
 pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
     let host = Host {
-        table_loader: Some(crate::tables::load),
+        table_loader: Some(stackfish_engine_tables::load),
     };
     run_with(host, input, output)
 }

@@ -2,40 +2,15 @@
 //! same options as the UGI loop (`Level`, `MultiPV`, `Hash`, `Threads`,
 //! `SiloTablePath`), and the Silo tables probed directly.
 
-use std::path::Path;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use stackfish_engine::{BestMove, EndgameTables, Engine, GoParams, Host, LoadError};
+use stackfish_engine::{BestMove, Engine, GoParams, Host};
 use stackfish_search::{mate_in, Info};
 use stackfish_tables::TableSet;
 
 use crate::{raise, PyGame};
-
-/// The Silo tables of one folder behind the engine's seam, as the native
-/// binary loads them (`SiloTablePath`).
-#[derive(Debug)]
-struct SiloTables(Arc<TableSet>);
-
-impl EndgameTables for SiloTables {
-    fn probe(&self, position: &dyn std::any::Any) -> Option<(Vec<String>, i32)> {
-        self.0.probe_any(position)
-    }
-
-    fn describe(&self) -> Vec<String> {
-        self.0
-            .tables()
-            .iter()
-            .map(|t| t.config().to_string())
-            .collect()
-    }
-}
-
-fn load(folder: &Path) -> Result<(Arc<dyn EndgameTables>, Vec<String>), LoadError> {
-    let (set, notes) = TableSet::open_folder(folder)?;
-    Ok((Arc::new(SiloTables(Arc::new(set))), notes))
-}
 
 /// The engine: one transposition table and the options, searching the
 /// positions of `Game` objects.
@@ -67,7 +42,7 @@ impl PyEngine {
     #[pyo3(signature = (hash_mb = 16, threads = 1, tables = None))]
     fn new(hash_mb: usize, threads: usize, tables: Option<std::path::PathBuf>) -> PyResult<Self> {
         let host = Host {
-            table_loader: Some(load),
+            table_loader: Some(stackfish_engine_tables::load),
         };
         let mut engine = PyEngine {
             engine: Mutex::new(Engine::new(host)),

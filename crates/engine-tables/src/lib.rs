@@ -1,6 +1,8 @@
 //! The engine's endgame tables on a machine with files: Silo table files,
 //! memory-mapped by `stackfish-tables`, behind the engine's
-//! `EndgameTables` seam (the engine crate itself reads no files).
+//! `EndgameTables` seam (the engine crate itself reads no files, and the
+//! tables crate knows no engine). The binary's `SiloTablePath` and the
+//! Python package's `Engine(tables=...)` both load through [`load`].
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -9,9 +11,10 @@ use stackfish_engine::{EndgameTables, LoadError};
 use stackfish_tables::TableSet;
 
 /// The Silo tables of one folder, as the engine probes them, and the
-/// problems already reported.
+/// problems already reported. The set is shared: a host may probe it
+/// directly too (the Python package's `Engine.probe`).
 #[derive(Debug)]
-pub struct SiloTables(pub TableSet, pub Mutex<Vec<String>>);
+pub struct SiloTables(pub Arc<TableSet>, pub Mutex<Vec<String>>);
 
 impl EndgameTables for SiloTables {
     fn probe(&self, position: &dyn std::any::Any) -> Option<(Vec<String>, i32)> {
@@ -43,5 +46,5 @@ impl EndgameTables for SiloTables {
 /// file skipped.
 pub fn load(folder: &Path) -> Result<(Arc<dyn EndgameTables>, Vec<String>), LoadError> {
     let (set, notes) = TableSet::open_folder(folder)?;
-    Ok((Arc::new(SiloTables(set, Mutex::default())), notes))
+    Ok((Arc::new(SiloTables(Arc::new(set), Mutex::default())), notes))
 }
