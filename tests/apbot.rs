@@ -158,17 +158,11 @@ fn bad_signatures_get_401_and_no_work() {
     assert!(ap.site.lock().unwrap().submissions.is_empty());
     assert_eq!(ap.site.lock().unwrap().token_requests, 0);
     // A good one is taken; the same nonce again is a replay.
-    ap.site.lock().unwrap().games.insert(
-        "g1".into(),
-        Game {
-            meta: "mixtour".into(),
-            goal: 1,
-            board: Board::new("mixtour", 1),
-            moves: vec![],
-            bot_seat: 0,
-            refused: vec![],
-        },
-    );
+    ap.site
+        .lock()
+        .unwrap()
+        .games
+        .insert("g1".into(), Game::fresh("mixtour", 1, 0));
     ap.site.lock().unwrap().faults.quiet = true;
     let n = nonce();
     assert_eq!(request(bot.addr, "POST", &good(now(), &n), body).0, 202);
@@ -342,14 +336,7 @@ fn a_duplicate_gives_one_submission_and_a_stale_one_is_dropped() {
     let (ap, bot, state) = started("duplicate", FAST);
     ap.site.lock().unwrap().faults.stall_ms = 300;
     ap.site.lock().unwrap().bot = None; // the test sends the notifications
-    let mut game = Game {
-        meta: "mixtour".into(),
-        goal: 1,
-        board: Board::new("mixtour", 1),
-        moves: vec![],
-        bot_seat: 0,
-        refused: vec![],
-    };
+    let mut game = Game::fresh("mixtour", 1, 0);
     let body = game.notification("dup");
     game.board = Board::new("mixtour", 1);
     ap.site.lock().unwrap().games.insert("dup".into(), game);

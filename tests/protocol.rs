@@ -135,28 +135,28 @@ impl Engine {
 }
 
 fn run_transcript(name: &str, text: &str) {
+    use stackfish::engine::transcript::{steps, Step};
+    let steps =
+        steps(text).unwrap_or_else(|(n, raw)| panic!("{name}:{n}: not a transcript line: {raw}"));
     let engine = Engine::start();
-    for (n, raw) in text.lines().enumerate() {
-        let at = format!("{name}:{}", n + 1);
-        if raw.starts_with('#') || raw.trim().is_empty() {
-            continue;
-        }
-        if let Some(input) = raw.strip_prefix("> ") {
-            engine.send(input);
-        } else if let Some(prefix) = raw.strip_prefix("<* ") {
-            engine.until(prefix);
-        } else if let Some(prefix) = raw.strip_prefix("<~ ") {
-            let line = engine.next_line().unwrap_or_default();
-            assert!(
-                line.starts_with(prefix),
-                "{at}: expected a line starting '{prefix}', got '{line}'"
-            );
-        } else if raw == "<" || raw.starts_with("< ") {
-            let expected = raw.get(2..).unwrap_or("");
-            let line = engine.next_line().unwrap_or_default();
-            assert_eq!(line, expected, "{at}");
-        } else {
-            panic!("{at}: not a transcript line: {raw}");
+    for (n, step) in steps {
+        let at = format!("{name}:{n}");
+        match step {
+            Step::Send(input) => engine.send(input),
+            Step::SkipTo(prefix) => {
+                engine.until(prefix);
+            }
+            Step::StartsWith(prefix) => {
+                let line = engine.next_line().unwrap_or_default();
+                assert!(
+                    line.starts_with(prefix),
+                    "{at}: expected a line starting '{prefix}', got '{line}'"
+                );
+            }
+            Step::Exact(expected) => {
+                let line = engine.next_line().unwrap_or_default();
+                assert_eq!(line, expected, "{at}");
+            }
         }
     }
     engine.quit();

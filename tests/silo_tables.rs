@@ -131,15 +131,60 @@ fn a_corrupted_table_fails_verification_with_a_reason() {
     assert!(err.contains("/nonexistent/silo.tbl"), "{err}");
 }
 
+/// The engine as a child process, spoken to line by line.
+struct EngineProcess {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    reader: BufReader<std::process::ChildStdout>,
+}
+
+impl EngineProcess {
+    fn start() -> EngineProcess {
+        let mut child = Command::new(stackfish())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("engine starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let reader = BufReader::new(child.stdout.take().expect("stdout"));
+        EngineProcess {
+            child,
+            stdin,
+            reader,
+        }
+    }
+
+    /// Sends `send`, then reads lines until one starts with `end`; returns
+    /// the lines read.
+    fn until(&mut self, send: &[String], end: &str) -> Vec<String> {
+        for l in send {
+            writeln!(self.stdin, "{l}").expect("writes");
+        }
+        let mut seen = Vec::new();
+        loop {
+            let mut line = String::new();
+            let n = self.reader.read_line(&mut line).expect("reads");
+            assert!(n > 0, "the engine ended; it said {seen:?}");
+            let line = line.trim_end().to_string();
+            let done = line.starts_with(end);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    /// `quit`, and whether the engine then exits with status 0.
+    fn quit(mut self) -> bool {
+        writeln!(self.stdin, "quit").expect("writes");
+        self.child.wait().is_ok_and(|s| s.success())
+    }
+}
+
 /// The engine's answer in `fen` with the tables of `folder`: the last info
 /// line and the bestmove line.
 fn engine_answer(folder: Option<&Path>, fen: &str) -> (Vec<String>, String, String) {
-    let mut child = Command::new(stackfish())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    let mut stdin = child.stdin.take().expect("stdin");
+    let mut engine = EngineProcess::start();
     let mut lines = vec!["uci".to_string(), "setoption name Game value silo".into()];
     if let Some(f) = folder {
         lines.push(format!(
@@ -150,25 +195,13 @@ fn engine_answer(folder: Option<&Path>, fen: &str) -> (Vec<String>, String, Stri
     lines.push(format!("position fen {fen}"));
     // A short search: without a table it would not prove a 1 x 6 position.
     lines.push("go movetime 50".into());
-    for l in &lines {
-        writeln!(stdin, "{l}").expect("writes");
-    }
-    let mut output = Vec::new();
-    let mut info = String::new();
-    let reader = BufReader::new(child.stdout.take().expect("stdout"));
-    for line in reader.lines() {
-        let line = line.expect("reads");
-        if line.starts_with("info depth") {
-            info = line.clone();
-        }
-        let done = line.starts_with("bestmove");
-        output.push(line);
-        if done {
-            break;
-        }
-    }
-    writeln!(stdin, "quit").expect("writes");
-    let _ = child.wait();
+    let output = engine.until(&lines, "bestmove");
+    let info = output
+        .iter()
+        .rfind(|l| l.starts_with("info depth"))
+        .cloned()
+        .unwrap_or_default();
+    engine.quit();
     let best = output.last().cloned().unwrap_or_default();
     (output, info, best)
 }
@@ -320,32 +353,8 @@ fn arena_adjudicates_from_the_table_and_records_the_value() {
 fn a_table_truncated_under_the_engine_is_refused_with_a_message_and_the_engine_goes_on() {
     let dir = temp_dir("tb-truncated");
     let (path, _) = write_table(&dir, MEDIUM, "silo-6x6.tbl");
-    let mut child = Command::new(stackfish())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("engine starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut reader = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut until = |stdin: &mut std::process::ChildStdin, send: &[String], end: &str| {
-        for l in send {
-            writeln!(stdin, "{l}").expect("writes");
-        }
-        let mut seen = Vec::new();
-        loop {
-            let mut line = String::new();
-            let n = reader.read_line(&mut line).expect("reads");
-            assert!(n > 0, "the engine ended; it said {seen:?}");
-            let line = line.trim_end().to_string();
-            let done = line.starts_with(end);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    };
-    let loaded = until(
-        &mut stdin,
+    let mut engine = EngineProcess::start();
+    let loaded = engine.until(
         &[
             "uci".into(),
             "setoption name Game value silo".into(),
@@ -366,8 +375,7 @@ fn a_table_truncated_under_the_engine_is_refused_with_a_message_and_the_engine_g
         .set_len(len / 3)
         .expect("truncates");
     // A memory-mapped table faults here (SIGBUS) and the engine dies.
-    let answer = until(
-        &mut stdin,
+    let answer = engine.until(
         &[format!("position fen {MEDIUM}"), "go depth 2".into()],
         "bestmove",
     );
@@ -379,15 +387,11 @@ fn a_table_truncated_under_the_engine_is_refused_with_a_message_and_the_engine_g
     );
     assert!(answer.last().expect("bestmove").len() > "bestmove ".len());
     // Said once; the engine still answers, from the search.
-    let again = until(&mut stdin, &["go depth 2".into()], "bestmove");
+    let again = engine.until(&["go depth 2".into()], "bestmove");
     assert!(
         !again.iter().any(|l| l.contains("changed on disk")),
         "{again:?}"
     );
-    assert_eq!(
-        until(&mut stdin, &["isready".into()], "readyok"),
-        ["readyok"]
-    );
-    writeln!(stdin, "quit").expect("writes");
-    assert!(child.wait().expect("waits").success());
+    assert_eq!(engine.until(&["isready".into()], "readyok"), ["readyok"]);
+    assert!(engine.quit());
 }

@@ -179,6 +179,19 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game of `meta` (goal `goal`) at its start, no move played, the bot
+    /// in seat `bot_seat`.
+    pub fn fresh(meta: &str, goal: u8, bot_seat: usize) -> Game {
+        Game {
+            meta: meta.to_string(),
+            goal,
+            board: Board::new(meta, goal),
+            moves: Vec::new(),
+            bot_seat,
+            refused: Vec::new(),
+        }
+    }
+
     fn bot_to_move(&self) -> bool {
         self.moves.len() % 2 == self.bot_seat
     }
@@ -264,14 +277,7 @@ impl FakeAp {
     /// Starts a game; if the bot moves first, notifies it.
     pub fn new_game(&self, id: &str, meta: &str, goal: u8, bot_seat: usize, seed: u64) {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut game = Game {
-            meta: meta.to_string(),
-            goal,
-            board: Board::new(meta, goal),
-            moves: Vec::new(),
-            bot_seat,
-            refused: Vec::new(),
-        };
+        let mut game = Game::fresh(meta, goal, bot_seat);
         if bot_seat == 1 {
             let mv = game.board.random(&mut rng);
             game.board.play(&mv).unwrap();

@@ -18,6 +18,7 @@ pub mod options;
 pub mod protocol;
 mod session;
 pub mod tables;
+pub mod transcript;
 
 pub use bench::{bench, BenchResult, BenchSuite, BENCH, BENCH_HASH_MB};
 pub use error::{HashSizeError, OptionError};

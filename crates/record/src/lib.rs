@@ -523,9 +523,10 @@ mod tests {
         );
     }
 
-    #[test]
-    fn jsonl_round_trip_and_torn_last_line() {
-        let dir = std::env::temp_dir().join(format!("arena-rec-{}", std::process::id()));
+    /// What a kill mid-write leaves: a folder `tag` with `g.jsonl` holding
+    /// one whole record and [`TORN`] after it. Returns the folder and file.
+    fn torn_file(tag: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("arena-{tag}-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("g.jsonl");
         let _ = std::fs::remove_file(&path);
@@ -537,7 +538,16 @@ mod tests {
             "no silent mixing"
         );
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(b"{\"game\": 4, \"rou").unwrap();
+        f.write_all(TORN).unwrap();
+        (dir, path)
+    }
+
+    /// The start of a record cut off mid-write.
+    const TORN: &[u8] = b"{\"game\": 4, \"rou";
+
+    #[test]
+    fn jsonl_round_trip_and_torn_last_line() {
+        let (dir, path) = torn_file("rec");
         let back = read_jsonl(&path).unwrap();
         assert_eq!(back, vec![sample()]);
         std::fs::remove_dir_all(&dir).unwrap();
@@ -545,16 +555,8 @@ mod tests {
 
     #[test]
     fn resuming_after_a_torn_line_cuts_it_and_keeps_every_record() {
-        let dir = std::env::temp_dir().join(format!("arena-torn-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("g.jsonl");
-        let _ = std::fs::remove_file(&path);
-        let mut sinks = Sinks::open(None, Some(&path), false).unwrap();
-        sinks.write(&sample()).unwrap();
-        drop(sinks);
-        let torn = b"{\"game\": 4, \"rou";
-        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
-        f.write_all(torn).unwrap();
+        let (dir, path) = torn_file("torn");
+        let torn = TORN;
         let read = read_jsonl_file(&path).unwrap();
         assert_eq!(read.records, vec![sample()]);
         assert_eq!(read.torn_bytes, torn.len() as u64);

@@ -31,29 +31,37 @@ impl Lines {
 }
 
 /// Feeds a transcript's input lines and checks the output against its
-/// expected lines, with the matching rules of tests/protocol.rs.
+/// expected lines, read as tests/protocol.rs reads them.
 fn run_transcript(name: &str, text: &str) {
-    let input: String = text
-        .lines()
-        .filter_map(|l| l.strip_prefix("> "))
-        .map(|l| format!("{l}\n"))
+    use crate::transcript::{steps, Step};
+    let steps =
+        steps(text).unwrap_or_else(|(n, raw)| panic!("{name}:{n}: not a transcript line: {raw}"));
+    let input: String = steps
+        .iter()
+        .filter_map(|(_, s)| match s {
+            Step::Send(l) => Some(format!("{l}\n")),
+            _ => None,
+        })
         .collect();
     let sink = Lines::default();
     run_inline(Host::default(), input.as_bytes(), sink.clone());
     let mut output = sink.take().into_iter();
-    for (n, raw) in text.lines().enumerate() {
-        let at = format!("{name}:{}", n + 1);
-        if let Some(prefix) = raw.strip_prefix("<* ") {
-            assert!(
+    for (n, step) in steps {
+        let at = format!("{name}:{n}");
+        match step {
+            Step::Send(_) => {}
+            Step::SkipTo(prefix) => assert!(
                 output.by_ref().any(|l| l.starts_with(prefix)),
                 "{at}: no line starting '{prefix}'"
-            );
-        } else if let Some(prefix) = raw.strip_prefix("<~ ") {
-            let line = output.next().unwrap_or_default();
-            assert!(line.starts_with(prefix), "{at}: '{line}'");
-        } else if raw == "<" || raw.starts_with("< ") {
-            let line = output.next().unwrap_or_default();
-            assert_eq!(line, raw.get(2..).unwrap_or(""), "{at}");
+            ),
+            Step::StartsWith(prefix) => {
+                let line = output.next().unwrap_or_default();
+                assert!(line.starts_with(prefix), "{at}: '{line}'");
+            }
+            Step::Exact(expected) => {
+                let line = output.next().unwrap_or_default();
+                assert_eq!(line, expected, "{at}");
+            }
         }
     }
 }
