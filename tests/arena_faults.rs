@@ -277,3 +277,77 @@ fn a_crashing_engine_in_a_round_robin_leaves_the_other_games_intact() {
     );
     assert_eq!(pairs[0]["games"], 4);
 }
+
+/// An engine that leaves a descendant in its own session holding its pipes
+/// (`setsid sleep 30 &`) and crashes at its second search, so the arena
+/// kills and restarts it every game: reading its pipes must end when the
+/// engine is gone, whatever the orphan does. Before the fix each restart
+/// left two reader threads (and their fds) waiting for the orphan, and the
+/// arena grew by two threads a game.
+#[test]
+fn orphans_holding_an_engines_pipes_leak_no_threads() {
+    let dir = temp_dir("orphans");
+    let orphans = dir.join("orphans.txt");
+    let script = dir.join("orphaning-engine.sh");
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\nsetsid sleep 30 &\necho $! >> '{}'\nexec '{}' --fault crash --at 2\n",
+            orphans.display(),
+            mock()
+        ),
+    )
+    .expect("script written");
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let games = 16;
+    let mut child = std::process::Command::new(support::arena_exe())
+        .args([
+            "--engine",
+            "name=good",
+            &format!("cmd={}", mock()),
+            "nodes=1",
+            "--engine",
+            "name=orphaning",
+            &format!("cmd={}", script.display()),
+            "nodes=1",
+            "--games",
+            &games.to_string(),
+        ])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("arena starts");
+    let tasks = format!("/proc/{}/task", child.id());
+    let start = std::time::Instant::now();
+    let mut most = 0;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if start.elapsed() > std::time::Duration::from_secs(25) {
+            let _ = child.kill();
+            panic!("the arena waited for the orphans (still running after 25 s)");
+        }
+        if let Ok(entries) = std::fs::read_dir(&tasks) {
+            most = most.max(entries.count());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let started: Vec<i32> = std::fs::read_to_string(&orphans)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| l.trim().parse().ok())
+        .collect();
+    // The sleeps this test's script started, each by its id.
+    for pid in &started {
+        let _ = std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status();
+    }
+    assert!(status.success(), "{status:?}");
+    assert!(started.len() >= games, "an orphan per game: {started:?}");
+    // A leak would add two threads per restart: 30 and more here.
+    assert!(most <= 12, "{most} threads in the arena");
+}
