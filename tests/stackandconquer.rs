@@ -422,7 +422,17 @@ fn import_names_rows_a_blank_line_drops_in_a_note() {
     assert_refused(&out, "'\\u{1b}[2J' is not 0");
     assert!(!stderr(&out).contains('\u{1b}'));
     // So is a position string given to export.
-    let out = stackfish(&["export", "--fen", "x5/x\u{1b}[2J/x5 1 20,20 0,0 1 -", "--stackboard", "x.stackboard"]);
+    let out = stackfish(&[
+        "export",
+        "--fen",
+        "x5/x\u{1b}[2J/x5 1 20,20 0,0 1 -",
+        "--stackboard",
+        "x.stackboard",
+    ]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(!stderr(&out).contains('\u{1b}') && stderr(&out).contains("\\u{1b}"), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains('\u{1b}') && stderr(&out).contains("\\u{1b}"),
+        "{}",
+        stderr(&out)
+    );
 }

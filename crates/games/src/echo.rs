@@ -64,7 +64,11 @@ mod tests {
                 };
                 let text = e.to_string();
                 assert!(!text.chars().any(char::is_control), "{name}: {text:?}");
-                assert!(text.len() < 400, "{name}: {} bytes: {text:.200}", text.len());
+                assert!(
+                    text.len() < 400,
+                    "{name}: {} bytes: {text:.200}",
+                    text.len()
+                );
             }
         }
         let e = crate::variants::new_game("mixtour")
@@ -72,6 +76,9 @@ mod tests {
             .play_text(&junk)
             .unwrap_err()
             .to_string();
-        assert!(!e.chars().any(char::is_control) && e.len() < 400, "{e:.200}");
+        assert!(
+            !e.chars().any(char::is_control) && e.len() < 400,
+            "{e:.200}"
+        );
     }
 }

@@ -179,7 +179,8 @@ pub fn fen_fields<'a, const N: usize>(
 
 /// The side-to-move field, `1` or `2`.
 pub fn fen_side(text: &str) -> Result<Side, FenError> {
-    Side::from_digit(text).ok_or_else(|| FenError::new("side", format!("{} is not 1 or 2", echo::quote(text))))
+    Side::from_digit(text)
+        .ok_or_else(|| FenError::new("side", format!("{} is not 1 or 2", echo::quote(text))))
 }
 
 /// A field of two counts `a,b` (reserves, scores, captures), each at most `max`.

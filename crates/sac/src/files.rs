@@ -314,9 +314,9 @@ fn base64_fault(e: &base64::DecodeError, bytes: &[u8], places: &[usize]) -> Stri
     use base64::DecodeError;
     let at = |offset: usize| {
         let place = places.get(offset).copied().unwrap_or(bytes.len());
-        let shown = bytes
-            .get(place)
-            .map_or_else(String::new, |&b| format!("{} ", quote(&char::from(b).to_string())));
+        let shown = bytes.get(place).map_or_else(String::new, |&b| {
+            format!("{} ", quote(&char::from(b).to_string()))
+        });
         format!("{shown}at byte {}", place + 1)
     };
     let json = if places.first().and_then(|&p| bytes.get(p)) == Some(&b'{') {
@@ -327,7 +327,10 @@ fn base64_fault(e: &base64::DecodeError, bytes: &[u8], places: &[usize]) -> Stri
     match e {
         DecodeError::InvalidByte(offset, _) => format!("{}{json}", at(*offset)),
         DecodeError::InvalidLastSymbol { offset, .. } => {
-            format!("{}, which cannot end base64: is the file cut short?", at(*offset))
+            format!(
+                "{}, which cannot end base64: is the file cut short?",
+                at(*offset)
+            )
         }
         DecodeError::InvalidLength(n) => {
             format!("{n} characters, a length base64 cannot have: is the file cut short?")

@@ -283,9 +283,10 @@ fn bad_in_files_are_named() {
                 text: "1".into(),
             }
         }),
-        ("20\n0,,0", |e| {
-            matches!(e, SacError::BadBoardCell { at, .. } if at.ends_with("cell 2"))
-        }),
+        (
+            "20\n0,,0",
+            |e| matches!(e, SacError::BadBoardCell { at, .. } if at.ends_with("cell 2")),
+        ),
     ];
     for (text, expected) in cases {
         let e = read_in(text, 1).unwrap_err();
@@ -563,7 +564,11 @@ fn rows_after_a_blank_line_are_named_in_a_note() {
         d.notes
     );
     let one = read_in("20\n0,0\n\n0,0", 1).unwrap();
-    assert!(one.notes[0].starts_with("line 4 is not read"), "{:?}", one.notes);
+    assert!(
+        one.notes[0].starts_with("line 4 is not read"),
+        "{:?}",
+        one.notes
+    );
     // Blank lines at the end drop nothing: no note.
     assert!(read_in("20\n0,0\n\n\n", 1).unwrap().notes.is_empty());
     // `import` leads each note with the file's name.
@@ -583,7 +588,10 @@ fn a_broken_save_is_named_by_its_byte_not_the_decoder() {
         text,
         "the saved game is not valid base64 ('!' at byte 16); a .stacksav is base64 of a JSON text"
     );
-    assert!(!text.contains("Invalid symbol") && !text.contains("offset"), "{text}");
+    assert!(
+        !text.contains("Invalid symbol") && !text.contains("offset"),
+        "{text}"
+    );
     let cut = read_stacksav(b"eyJCb2FyZCI6I").unwrap_err().to_string();
     assert!(cut.contains("is the file cut short?"), "{cut}");
     assert!(!cut.contains("Invalid"), "{cut}");
@@ -597,7 +605,9 @@ fn file_content_in_errors_is_escaped_and_cut() {
     let e = read_in(&long, 1).unwrap_err().to_string();
     assert!(e.len() < 300 && e.contains("(10000 characters)"), "{e}");
     let board = padded(&[&["\\u00071", "", ""], &["", "", ""]]);
-    let e = read_save_json(&save_json(&board, &two_players())).unwrap_err().to_string();
+    let e = read_save_json(&save_json(&board, &two_players()))
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("\\u{7}1") && !e.contains('\u{7}'), "{e}");
 }
 
