@@ -627,7 +627,7 @@ fn unplayable_descriptions_are_named_in_rows_not_ranks() {
         }
     );
     assert!(!e.to_string().contains("rank"), "{e}");
-    let wide = format!("20\n{}\n", vec!["0"; 11].join(","));
+    let wide = format!("20\n{}\n", ["0"; 11].join(","));
     let e = import_bytes("wide.in", FileKind::In, wide.as_bytes(), None).unwrap_err();
     assert!(e.to_string().contains("wide.in: 1 row x 11 columns"), "{e}");
     assert!(!e.to_string().contains("rank"), "{e}");
