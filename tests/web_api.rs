@@ -1536,7 +1536,7 @@ fn bad_files_get_the_import_error_and_change_nothing() {
     refused(
         file("game.stacksav", b"{\"Board\": []}"),
         422,
-        "game.stacksav: not base64",
+        "game.stacksav: the saved game is not valid base64 ('{' at byte 1: this looks like plain JSON)",
     );
     refused(file("game.stacksav", b"bm90IGpzb24="), 422, "not JSON");
     refused(file("wide.in", b"20,15\n0, 0, 0\n0, 0\n"), 422, "wide.in:");
