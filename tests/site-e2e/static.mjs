@@ -16,7 +16,7 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { boardOf, clickMixtour, family, newGameOn, stacksOf } from '../web-e2e/page-model.mjs';
+import { boardOf, clickMixtour, family, launch, newGameOn, stacksOf, watchErrors } from '../web-e2e/page-model.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The service worker's own requests (its cache filling) are seen too.
@@ -70,30 +70,12 @@ console.log('static site at ' + url);
 // ---- the browser ------------------------------------------------------
 
 const userDataDir = mkdtempSync(join(tmpdir(), 'stackfish-site-e2e-'));
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1280, height: 800 },
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const context = await launch(chromium, userDataDir, { viewport: { width: 1280, height: 800 } });
 const requested = [];
 context.on('request', (r) => requested.push(r.url()));
 const page = context.pages()[0] || await context.newPage();
-const pageErrors = [];
-page.on('pageerror', (e) => pageErrors.push(String(e)));
 // The 404 the failed-load check asks for is logged as a failed resource.
-let expected404 = 0;
-page.on('console', (m) => {
-  if (m.type() !== 'error') return;
-  if (/status of 404/.test(m.text()) && expected404 > 0) {
-    expected404--;
-    return;
-  }
-  pageErrors.push(m.text());
-});
+const { errors: pageErrors, expect: expect404 } = watchErrors(page);
 
 const square = (name) => page.locator(`#board g[data-square="${name}"]`);
 const text = (sel) => page.locator(sel).innerText();
@@ -117,7 +99,7 @@ async function checkDrawn(variant, what) {
 
 // Loading: the box says what loads, no empty board; a failed load says why.
 async function loading() {
-  expected404++;
+  expect404();
   await page.route('**/stackfish.wasm', (r) => r.fulfill({ status: 404, body: 'gone' }));
   await page.goto(url);
   await page.waitForSelector('#loading.failed');

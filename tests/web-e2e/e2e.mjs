@@ -17,7 +17,8 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  afterMove, boardOf, clickMixtour, countOf, distance, family, newGameOn, squaresOf, stacksOf,
+  afterMove, boardOf, clickMixtour, countOf, distance, family, launch, newGameOn, squaresOf, stacksOf,
+  watchErrors,
 } from './page-model.mjs';
 
 const [url, outDir] = process.argv.slice(2);
@@ -51,30 +52,11 @@ function check(cond, what) {
 }
 
 const userDataDir = mkdtempSync(join(tmpdir(), 'stackfish-e2e-'));
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1200, height: 900 },
-  hasTouch: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const context = await launch(chromium, userDataDir, { viewport: { width: 1200, height: 900 }, hasTouch: true });
 const page = context.pages()[0] || await context.newPage();
-const pageErrors = [];
-page.on('pageerror', (e) => pageErrors.push(String(e)));
 // The requests the test has refused on purpose (the typed 'zz9', a bad
 // file) are logged by chromium as failed resources; anything else is a bug.
-let expected400 = 0;
-page.on('console', (m) => {
-  if (m.type() !== 'error') return;
-  if (/status of 4\d\d/.test(m.text()) && expected400 > 0) {
-    expected400--;
-    return;
-  }
-  pageErrors.push(m.text());
-});
+const { errors: pageErrors, expect: expectRefusal } = watchErrors(page);
 
 const square = (name) => page.locator(`#board g[data-square="${name}"]`);
 
@@ -533,7 +515,7 @@ async function boardsAndFiles() {
   check(reopened === imported, `the saved game opened in the page is the position saved (${reopened})`);
 
   // A bad file: one line naming what is wrong; the game stays.
-  expected400++;
+  expectRefusal();
   await page.setInputFiles('#open-file', { name: 'broken.stacksav', mimeType: 'application/octet-stream', buffer: Buffer.from('not a save!') });
   await page.waitForFunction(() => document.getElementById('open-message').textContent.length > 0);
   const message = await text('#open-message');
@@ -646,7 +628,7 @@ try {
   check(state.fen === fenBeforeTyped, 'take back restores the position before our move');
 
   // 5. A malformed typed move is refused with a message.
-  expected400++;
+  expectRefusal();
   await page.fill('#move-input', 'zz9');
   await page.press('#move-input', 'Enter');
   await page.waitForFunction(() => document.getElementById('message').textContent.length > 0);
@@ -654,7 +636,7 @@ try {
   // A bad position string: its message beside the Load-FEN box, the one
   // under the Move box gone; the game stays.
   const fenBefore = (await api('/api/state')).fen;
-  expected400++;
+  expectRefusal();
   await page.fill('#fen-input', 'x5/x5 9');
   await page.click('#fen-form button');
   await page.waitForFunction(() => document.getElementById('fen-message').textContent.length > 0);

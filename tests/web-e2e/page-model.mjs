@@ -1,8 +1,42 @@
 // What the board page's end-to-end tests know of the games and the page:
 // stacks by square read from position strings the way docs/rules/ defines
 // them, the squares a move text names and its effect on the board, and the
-// page's New-game form and Mixtour clicks. Shared by tests/web-e2e (the
-// page served by stackfish serve) and tests/site-e2e (the static site).
+// page's New-game form and Mixtour clicks, and the browser they run in.
+// Shared by tests/web-e2e (the page served by stackfish serve) and
+// tests/site-e2e (the static site).
+
+// Debian's headless chromium (or $CHROMIUM) with a profile of its own in
+// `userDataDir`, quiet: no sandbox (CI runs as root), no GPU, no network of
+// its own. `options`: playwright's, such as the viewport.
+export function launch(chromium, userDataDir, options) {
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: [
+      '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+    ...options,
+  });
+}
+
+// The errors of `page`: its uncaught exceptions and console errors, but for
+// as many failed requests (a 4xx logged by chromium) as `expect()` was
+// called for, the ones a test asks for on purpose.
+export function watchErrors(page) {
+  const errors = [];
+  let expected = 0;
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() !== 'error') return;
+    if (/status of 4\d\d/.test(m.text()) && expected > 0) {
+      expected--;
+      return;
+    }
+    errors.push(m.text());
+  });
+  return { errors, expect: () => { expected++; } };
+}
 
 // Stacks by square from a Mixtour FEN, the way docs/rules/mixtour.md defines it.
 export function stacksOf(fen) {
