@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the engine as WebAssembly and stages it with its JS API as the npm
 # package target/npm/stackfish/ (package.json, stackfish.js,
-# stackfish-worker.js, stackfish.wasm, README.md), ready for `npm pack` or
+# stackfish-worker.js, board.js, stackfish.wasm, README.md), ready for `npm pack` or
 # `npm publish` as it is.
 #
 #   tools/build-site.sh           # prints the package's folder
@@ -27,7 +27,7 @@ wasm="$target/wasm32-unknown-unknown/release/stackfish_wasm.wasm"
 pkg="$target/npm/stackfish"
 rm -rf "$pkg"
 mkdir -p "$pkg"
-cp crates/wasm/js/stackfish.js crates/wasm/js/stackfish-worker.js \
+cp crates/wasm/js/stackfish.js crates/wasm/js/stackfish-worker.js crates/wasm/js/board.js \
     crates/wasm/js/package.json crates/wasm/js/README.md "$pkg/"
 cp "$wasm" "$pkg/stackfish.wasm"
 echo "$pkg"

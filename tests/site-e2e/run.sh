@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The engine in WebAssembly and its JS API: builds the npm package with
-# tools/build-site.sh and runs it in Node (node-api.mjs) and in headless
-# chromium (browser-api.mjs), each against the native release binary.
+# tools/build-site.sh and runs it in Node (node-api.mjs; node-board.mjs, the
+# board without a server) and in headless chromium (browser-api.mjs), each
+# against the native release binary.
 # Needs Node 18+; installs Debian's chromium and tests/web-e2e's
 # playwright-core when missing, as tests/web-e2e/run.sh does. Exits
 # non-zero on any failure.
@@ -25,3 +26,4 @@ fi
 pkg=$(bash "$root/tools/build-site.sh")
 STACKFISH="$root/target/release/stackfish" node "$here/node-api.mjs" "$pkg"
 STACKFISH="$root/target/release/stackfish" node "$here/browser-api.mjs" "$pkg"
+STACKFISH="$root/target/release/stackfish" node "$here/node-board.mjs" "$pkg"
