@@ -15,12 +15,14 @@ use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The core crates and the browser's host around them (stackfish-wasm),
-/// which must build for `wasm32-unknown-unknown`.
-const CORE: [&str; 4] = [
+/// The core crates, the board's state (stackfish-board) and the browser's
+/// host around them (stackfish-wasm), which must build for
+/// `wasm32-unknown-unknown`.
+const CORE: [&str; 5] = [
     "stackfish-games",
     "stackfish-search",
     "stackfish-engine",
+    "stackfish-board",
     "stackfish-wasm",
 ];
 
@@ -158,6 +160,11 @@ fn the_page_forbids_the_arrows_that_matter() {
             !uses(core, "stackfish-tables"),
             "{core} reads no table files"
         );
+        assert!(
+            !uses(core, "stackfish-client"),
+            "{core} runs no engine processes"
+        );
+        assert!(!uses(core, "stackfish-web"), "{core} is below the server");
     }
 }
 

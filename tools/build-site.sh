@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the engine as WebAssembly and stages
 # - the npm package target/npm/stackfish/ (package.json, stackfish.js,
-#   stackfish-worker.js, stackfish.wasm, README.md), ready for `npm pack`
+#   stackfish-worker.js, board.js, stackfish.wasm, README.md), ready for `npm pack`
 #   or `npm publish` as it is;
 # - the static site target/site/: the board page (the files stackfish
 #   serve sends, index.html told to use the board in the page), the engine
@@ -27,10 +27,6 @@ command -v rsvg-convert >/dev/null || {
     echo "build-site: rsvg-convert is missing (it draws the site's icons); install it with: apt-get install librsvg2-bin" >&2
     exit 1
 }
-[ -f crates/wasm/js/board.js ] || {
-    echo "build-site: crates/wasm/js/board.js is missing: the static site needs the board in the page" >&2
-    exit 1
-}
 
 # 128-bit SIMD (every browser since 2023, Node 16.4+): the network's
 # sums vectorise, some 10-20% more nodes per second than without.
@@ -41,7 +37,7 @@ wasm="$target/wasm32-unknown-unknown/release/stackfish_wasm.wasm"
 pkg="$target/npm/stackfish"
 rm -rf "$pkg"
 mkdir -p "$pkg"
-cp crates/wasm/js/stackfish.js crates/wasm/js/stackfish-worker.js \
+cp crates/wasm/js/stackfish.js crates/wasm/js/stackfish-worker.js crates/wasm/js/board.js \
     crates/wasm/js/package.json crates/wasm/js/README.md "$pkg/"
 cp "$wasm" "$pkg/stackfish.wasm"
 
@@ -61,7 +57,7 @@ sed "s|$backend|<meta name=\"stackfish-backend\" content=\"local\">\\
 <meta name=\"theme-color\" content=\"#3b2f1e\">\\
 <link rel=\"apple-touch-icon\" href=\"icon-192.png\">|" "$web/page.html" >"$site/index.html"
 cp "$web"/*.js "$web/page.css" crates/web/site/manifest.webmanifest "$site/"
-cp "$pkg/stackfish.js" "$pkg/stackfish-worker.js" "$pkg/stackfish.wasm" crates/wasm/js/board.js "$site/"
+cp "$pkg/stackfish.js" "$pkg/stackfish-worker.js" "$pkg/board.js" "$pkg/stackfish.wasm" "$site/"
 cp packaging/stackfish.svg "$site/icon.svg"
 for px in 192 512; do
     rsvg-convert -w "$px" -h "$px" packaging/stackfish.svg -o "$site/icon-$px.png"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The engine in WebAssembly, its JS API and the static site: builds the npm
 # package and target/site with tools/build-site.sh, runs the package in
-# Node (node-api.mjs) and in headless chromium (browser-api.mjs), each
-# against the native release binary, then the static site in headless
+# Node (node-api.mjs; node-board.mjs, the board without a server) and in
+# headless chromium (browser-api.mjs), each against the native release
+# binary, then the static site in headless
 # chromium served by python3 -m http.server (static.mjs; screenshots in
 # target/site-e2e/). Needs Node 18+ and python3; installs Debian's
 # chromium and librsvg2-bin (rsvg-convert, for the site's icons) and
@@ -35,4 +36,5 @@ pkg=$(sed -n 1p <<<"$built")
 site=$(sed -n 2p <<<"$built")
 STACKFISH="$root/target/release/stackfish" node "$here/node-api.mjs" "$pkg"
 STACKFISH="$root/target/release/stackfish" node "$here/browser-api.mjs" "$pkg"
+STACKFISH="$root/target/release/stackfish" node "$here/node-board.mjs" "$pkg"
 STACKFISH="$root/target/release/stackfish" node "$here/static.mjs" "$site" "$root/target/site-e2e"

@@ -11,6 +11,9 @@
 //! `bestmove` until `stop`. A Web Worker can feed it from `onmessage`.
 
 pub mod command;
+mod info;
+
+pub use info::{InfoLine, Score};
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
