@@ -166,17 +166,38 @@ async function fullGame() {
   await checkDrawn('mixtour', 'the final position');
 }
 
+// The engine's worker crashes (an uncaught error in it): one message
+// beside the analysis, the engine is restarted and answers the next move.
+async function crashedWorker() {
+  await newGame('mixtour', 'human', 'stackfish', { level: '1', time: '100' });
+  const workers = page.workers();
+  check(workers.length === 1, `the engine runs in one worker (${workers.length})`);
+  await workers[0].evaluate(() => { setTimeout(() => { throw new Error('a test crash'); }); });
+  await page.waitForFunction(() => !document.getElementById('engine-error').hidden, null, { timeout: ENGINE_WAIT_MS });
+  const shown = await text('#engine-error');
+  check(/crashed/.test(shown) && /restarted/.test(shown) && !shown.includes('\n'), 'the crash is one message beside the analysis: ' + shown);
+  await square('c3').click();
+  await page.waitForFunction(() => document.body.dataset.thinking === 'false' && document.body.dataset.moves === '2',
+    null, { timeout: ENGINE_WAIT_MS });
+  check(await page.locator('#engine-error').isHidden(), 'the engine answers after the crash, the message gone');
+}
+
 // Analysis with 3 lines; a move stops it on the old position (no line of
 // it comes after the move), switching it off stops it altogether.
 async function analysis() {
   await newGame('mixtour', 'human', 'human');
+  // A position with stacks of both sides; c3 is empty.
+  const fen = 'x5/x2,2,x2/x5/x,12,x3/11,x,2,x2 1 17,17 0,0 1 -';
+  await page.fill('#fen-input', fen);
+  await page.click('#fen-form button');
+  await page.waitForFunction((f) => document.body.dataset.fen === f, fen);
   await page.selectOption('#analyse-lines', '3');
   await page.check('#analyse-toggle');
   await page.waitForFunction(() => {
     const lines = document.querySelectorAll('#analysis-lines .line');
     return lines.length === 3 && lines[0].querySelectorAll('.pv-move').length >= 2;
   }, null, { timeout: ENGINE_WAIT_MS });
-  await page.waitForFunction(() => /depth ([5-9]|\d\d)/.test(document.querySelector('#analysis-lines .report-head').textContent),
+  await page.waitForFunction(() => /depth ([8-9]|\d\d)/.test(document.querySelector('#analysis-lines .report-head').textContent),
     null, { timeout: ENGINE_WAIT_MS });
   let st = await state();
   const firsts = st.reports.analysis.lines.map((l) => l.pv[0]);
@@ -233,6 +254,12 @@ async function stacksav() {
   check(/^stackfish-mixtour-0\.stacksav$/.test(name), 'saved as ' + name);
   const reread = stackfish('import', saved).trim();
   check(reread === want, `stackfish import reads the saved file as the position shown (${reread})`);
+  const [board] = await Promise.all([page.waitForEvent('download'), page.click('#save-stackboard')]);
+  const boardFile = join(outDir, board.suggestedFilename());
+  await board.saveAs(boardFile);
+  const start = stackfish('import', boardFile).trim();
+  check(board.suggestedFilename() === 'square_5x5.stackboard' && start === 'x5/x5/x5/x5/x5 1 20,20 0,0 1 -',
+    `its board file downloads as ${board.suggestedFilename()}, the 5 x 5 board (${start})`);
   const [record] = await Promise.all([page.waitForEvent('download'), page.click('#download')]);
   const pgn = readFileSync(await record.path(), 'utf8');
   check(record.suggestedFilename().endsWith('.pgn') && pgn.includes('[Event '), 'the record downloads as ' + record.suggestedFilename());
@@ -282,6 +309,7 @@ try {
   await serverOnly();
   await everyStart();
   await fullGame();
+  await crashedWorker();
   await analysis();
   await stacksav();
   await offline();

@@ -154,10 +154,9 @@ export async function api(path, body, slot = 'message') {
 
 export const post = (path, body, slot) => api(path, body || {}, slot);
 
-// Saves what GET `path` answers (a record, a StackAndConquer file) as a
-// file, named as the answer says or as stackfish serve names it. The HTTP
-// page's links download by themselves; in the static site the answer
-// becomes a Blob.
+// Saves what GET `path` answers (a record, a StackAndConquer file) as the
+// file the answer names. The HTTP page's links download by themselves; in
+// the static site the answer becomes a Blob.
 export async function saveFile(path) {
   const answer = await ask('GET', path, undefined, 'message');
   if (!answer) return;
@@ -168,8 +167,7 @@ export async function saveFile(path) {
   const bytes = answer.base64 ? Uint8Array.from(atob(answer.body), (c) => c.charCodeAt(0)) : answer.body;
   const link = document.createElement('a');
   link.href = URL.createObjectURL(new Blob([bytes], { type: answer.type }));
-  const ext = { '/api/record': 'pgn', '/api/stacksav': 'stacksav', '/api/stackboard': 'stackboard' }[path];
-  link.download = answer.filename || 'stackfish-' + state.variant + '-' + state.moves.length + '.' + ext;
+  link.download = answer.filename;
   document.body.appendChild(link);
   link.click();
   link.remove();
@@ -273,7 +271,7 @@ async function localBackend() {
       else first = data;
     },
     onError: (message) => {
-      engineFault = message + ' The engine was restarted; the game goes on.';
+      engineFault = message + '; it was restarted, the game goes on.';
       render();
     },
   });
