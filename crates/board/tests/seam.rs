@@ -170,6 +170,17 @@ fn a_finish_of_a_cancelled_search_is_dropped() {
     assert_eq!(s["future"], serde_json::json!([first]));
     assert_eq!(s["engine_error"], Value::Null);
     assert_eq!(s["evals"][0], Value::Null);
+    // Nor once another search runs: only the new one's move is played.
+    let (status, _) = call(&app, "POST", "/api/go", "");
+    assert_eq!(status, 200);
+    let go = host.last_order();
+    assert_ne!(go.search, order.search);
+    app.finish(order.search, Ok(Finish::Move { mv: first.clone() }));
+    assert_eq!(state(&app)["moves"], serde_json::json!([]));
+    assert_eq!(state(&app)["thinking"], true);
+    let own = legal(&app, 2);
+    app.finish(go.search, Ok(Finish::Move { mv: own.clone() }));
+    assert_eq!(state(&app)["moves"], serde_json::json!([own]));
 }
 
 #[test]
