@@ -129,7 +129,9 @@ pub const ROUTES: &[Route] = &[
     get("/api/record", record),
     get("/api/boards", |app| Answer::json(&app.boards())),
     // The position shown as a StackAndConquer saved game (base64 text)...
-    get("/api/stacksav", |app| stackandconquer_file(app, |e| e.stacksav)),
+    get("/api/stacksav", |app| {
+        stackandconquer_file(app, |e| e.stacksav)
+    }),
     // ...and the board file it names (JSON).
     get("/api/stackboard", |app| {
         stackandconquer_file(app, |e| e.stackboard)
@@ -137,7 +139,9 @@ pub const ROUTES: &[Route] = &[
     post("/api/new", |app, b| app.new_game(parse_or_default(b)?)),
     post("/api/move", |app, b| app.play(parse(b)?)),
     post("/api/go", |app, b| expect_empty(b).and_then(|_| app.go())),
-    post("/api/stop", |app, b| expect_empty(b).and_then(|_| app.stop())),
+    post("/api/stop", |app, b| {
+        expect_empty(b).and_then(|_| app.stop())
+    }),
     post("/api/undo", |app, b| app.undo(parse_or_default(b)?)),
     post("/api/fen", |app, b| app.load_fen(parse(b)?)),
     post("/api/goto", |app, b| app.goto(parse(b)?)),

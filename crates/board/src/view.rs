@@ -4,9 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::position::PositionView;
 use super::eval::{Eval, Mark};
 use super::files::FileRequest;
+use super::position::PositionView;
 use stackfish_games::Side;
 
 // ---- requests -------------------------------------------------------------

@@ -44,7 +44,13 @@ impl Host for FakeHost {
 
 impl FakeHost {
     fn last_order(&self) -> SearchOrder {
-        self.0.lock().unwrap().orders.last().cloned().expect("an order")
+        self.0
+            .lock()
+            .unwrap()
+            .orders
+            .last()
+            .cloned()
+            .expect("an order")
     }
     fn orders(&self) -> usize {
         self.0.lock().unwrap().orders.len()
@@ -101,7 +107,12 @@ fn engine_to_answer() -> (Arc<App>, FakeHost, String) {
     assert_eq!(status, 200);
     assert_eq!(host.orders(), 0, "player 1 is human: nothing searches");
     let first = legal(&app, 0);
-    let (status, _) = call(&app, "POST", "/api/move", &format!(r#"{{"move":"{first}"}}"#));
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/move",
+        &format!(r#"{{"move":"{first}"}}"#),
+    );
     assert_eq!(status, 200);
     (app, host, first)
 }
@@ -159,6 +170,17 @@ fn a_finish_of_a_cancelled_search_is_dropped() {
     assert_eq!(s["future"], serde_json::json!([first]));
     assert_eq!(s["engine_error"], Value::Null);
     assert_eq!(s["evals"][0], Value::Null);
+    // Nor once another search runs: only the new one's move is played.
+    let (status, _) = call(&app, "POST", "/api/go", "");
+    assert_eq!(status, 200);
+    let go = host.last_order();
+    assert_ne!(go.search, order.search);
+    app.finish(order.search, Ok(Finish::Move { mv: first.clone() }));
+    assert_eq!(state(&app)["moves"], serde_json::json!([]));
+    assert_eq!(state(&app)["thinking"], true);
+    let own = legal(&app, 2);
+    app.finish(go.search, Ok(Finish::Move { mv: own.clone() }));
+    assert_eq!(state(&app)["moves"], serde_json::json!([own]));
 }
 
 #[test]
@@ -194,7 +216,10 @@ fn analysis_restarts_on_every_position_change() {
     let mv = legal(&app, 0);
     call(&app, "POST", "/api/move", &format!(r#"{{"move":"{mv}"}}"#));
     let second = host.last_order();
-    assert!(host.stops().contains(&first.search), "the old search is stopped");
+    assert!(
+        host.stops().contains(&first.search),
+        "the old search is stopped"
+    );
     assert_eq!(second.job.moves, vec![mv]);
     assert_eq!(second.job.multipv, 3);
     call(&app, "POST", "/api/goto", r#"{"ply":0}"#);
@@ -221,7 +246,11 @@ fn an_engine_failure_is_shown_and_ends_the_search() {
     let s = state(&app);
     assert_eq!(s["engine_error"], "stackfish crashed; restarted it");
     assert_eq!(s["thinking"], false);
-    assert_eq!(s["moves"].as_array().unwrap().len(), 1, "no move was played");
+    assert_eq!(
+        s["moves"].as_array().unwrap().len(),
+        1,
+        "no move was played"
+    );
     // An illegal move from the engine is refereed, not played.
     let (status, _) = call(&app, "POST", "/api/go", "");
     assert_eq!(status, 200);

@@ -94,8 +94,8 @@ fn board() -> Result<Arc<App>, String> {
         let host = BrowserHost {
             round: Mutex::new(None),
         };
-        let app = App::new(vec![BUILTIN.to_string()], Box::new(host), None)
-            .map_err(|e| e.to_string())?;
+        let app =
+            App::new(vec![BUILTIN.to_string()], Box::new(host), None).map_err(|e| e.to_string())?;
         *board = Some(app.clone());
         Ok(app)
     })

@@ -26,12 +26,12 @@ use tokio::sync::{watch, Notify, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
-use stackfish_board::api::{self, Act, Answer, Route};
-use stackfish_board::{App, StateView};
 use super::{
     BODY_LIMIT, BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_EVENT_STREAMS, REQUEST_TIMEOUT,
     SHUTDOWN_GRACE,
 };
+use stackfish_board::api::{self, Act, Answer, Route};
+use stackfish_board::{App, StateView};
 
 const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
@@ -126,9 +126,9 @@ pub fn router(
     }
     for r in api::ROUTES {
         let route = match r.act {
-            Act::Get(_) => get(move |State(ctx): State<Ctx>| async move {
-                response(r.answer(&ctx.app, &[]))
-            }),
+            Act::Get(_) => {
+                get(move |State(ctx): State<Ctx>| async move { response(r.answer(&ctx.app, &[])) })
+            }
             Act::Post(_) => post_route(r),
         };
         router = router.route(r.path, route);

@@ -112,9 +112,9 @@ impl WebServer {
         let engines = options.roster.names();
         let board_host = NativeHost::new(options.roster);
         let changes = board_host.subscribe();
-        let explorer = options
-            .silo_tables
-            .map(|t| Box::new(explorer::TablesExplorer::new(t)) as Box<dyn stackfish_board::Explorer>);
+        let explorer = options.silo_tables.map(|t| {
+            Box::new(explorer::TablesExplorer::new(t)) as Box<dyn stackfish_board::Explorer>
+        });
         let app = App::new(engines, Box::new(board_host), explorer)?;
         let (stop, stopped) = watch::channel(false);
         let router = http::router(app.clone(), changes, host, stopped.clone());
