@@ -201,7 +201,10 @@ fn the_page_is_served_from_the_binary() {
     // Every panel's script is served and loaded by the page.
     for panel in ["analysis", "graph", "moves", "game", "explorer"] {
         let path = format!("/panel-{panel}.js");
-        assert!(page.body.contains(&format!(r#"src="{}""#, &path[1..])), "{path}");
+        assert!(
+            page.body.contains(&format!(r#"src="{}""#, &path[1..])),
+            "{path}"
+        );
         let js = get(a, &path);
         assert_eq!(js.status, 200, "{path}");
         assert!(js.body.contains("registerPanel("), "{path}");

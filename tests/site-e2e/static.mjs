@@ -97,8 +97,15 @@ async function checkDrawn(variant, what) {
   return st;
 }
 
-// Loading: the box says what loads, no empty board; a failed load says why.
+// Loading: the box says what loads, no empty board; a failed load says why;
+// opened from disk, the page says it needs a web server.
 async function loading() {
+  // A page of its own: chromium logs the modules it refuses to load.
+  const fromDisk = await context.newPage();
+  await fromDisk.goto('file://' + join(site, 'index.html'));
+  const said = await fromDisk.locator('#loading.failed').innerText();
+  check(/must be served by a web server/.test(said) && await fromDisk.locator('#board').isHidden(), 'opened as a file: ' + said);
+  await fromDisk.close();
   expect404();
   await page.route('**/stackfish.wasm', (r) => r.fulfill({ status: 404, body: 'gone' }));
   await page.goto(url);
@@ -126,6 +133,10 @@ async function serverOnly() {
   const players = await page.$$eval('#p1-player option', (os) => os.map((o) => o.value));
   check(JSON.stringify(players) === '["human","stackfish"]', `the players offered: ${players}`);
   check(await page.locator('#engines-note').isVisible(), 'a note says other engines need stackfish serve');
+  // Two stackfish engines still play each other.
+  await newGame('mixtour', 'stackfish', 'stackfish', { level: '1', time: '100' });
+  await page.waitForFunction(() => Number(document.body.dataset.moves) >= 4, null, { timeout: ENGINE_WAIT_MS });
+  check(true, 'stackfish plays stackfish move by move');
   await newGame('silo', 'human', 'human');
   check(await page.locator('#explorer').isHidden() && await page.locator('#explorer-note').isVisible(),
     'Silo: no table explorer, a note where it would be');
