@@ -16,7 +16,9 @@ import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { boardOf, clickMixtour, family, launch, newGameOn, stacksOf, watchErrors } from '../web-e2e/page-model.mjs';
+import {
+  boardOf, check, clickMixtour, crashed, family, launch, newGameOn, stacksOf, tally, watchErrors,
+} from '../web-e2e/page-model.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // The service worker's own requests (its cache filling) are seen too.
@@ -35,13 +37,6 @@ const stackfish = (...args) => execFileSync(process.env.STACKFISH, args, { encod
 // Engine replies are waited for this long at most; it thinks 0.1 s a move.
 const ENGINE_WAIT_MS = 30000;
 
-let passed = 0;
-let failures = 0;
-function check(cond, what) {
-  if (cond) passed++;
-  else failures++;
-  console.log((cond ? 'ok   ' : 'FAIL ') + what);
-}
 
 // ---- the static server ------------------------------------------------
 
@@ -330,9 +325,7 @@ try {
   check(served.length > 0 && api.length === 0, `no request to an /api/ path (${served.length} served, ${requested.length} seen)` + (api.length ? ': ' + api.join(' ') : ''));
   check(pageErrors.length === 0, 'no errors in the page' + (pageErrors.length ? ': ' + pageErrors.join(' | ') : ''));
 } catch (e) {
-  failures++;
-  console.log('FAIL ' + (e && e.stack ? e.stack : e));
-  await page.screenshot({ path: join(outDir, 'failure.png') }).catch(() => {});
+  await crashed(e, page, outDir);
 } finally {
   await context.close();
   server.kill();
@@ -340,5 +333,5 @@ try {
   rmSync(root, { recursive: true, force: true });
 }
 
-console.log(`static site: ${passed} passed, ${failures} failed`);
-process.exit(failures === 0 ? 0 : 1);
+console.log(`static site: ${tally.passed} passed, ${tally.failures} failed`);
+process.exit(tally.failures === 0 ? 0 : 1);

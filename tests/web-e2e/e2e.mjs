@@ -17,8 +17,8 @@ import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  afterMove, boardOf, clickMixtour, countOf, distance, family, launch, newGameOn, squaresOf, stacksOf,
-  watchErrors,
+  afterMove, boardOf, check, clickMixtour, countOf, crashed, distance, family, launch, newGameOn,
+  squaresOf, stacksOf, tally, watchErrors,
 } from './page-model.mjs';
 
 const [url, outDir] = process.argv.slice(2);
@@ -39,17 +39,6 @@ const ENGINE_WAIT_MS = 20000;
 // The delay from an engine's line to the page, measured in analysis().
 let latency = null;
 
-let passed = 0;
-let failures = 0;
-function check(cond, what) {
-  if (cond) {
-    passed++;
-    console.log('ok   ' + what);
-  } else {
-    failures++;
-    console.log('FAIL ' + what);
-  }
-}
 
 const userDataDir = mkdtempSync(join(tmpdir(), 'stackfish-e2e-'));
 const context = await launch(chromium, userDataDir, { viewport: { width: 1200, height: 900 }, hasTouch: true });
@@ -691,14 +680,12 @@ try {
 
   check(pageErrors.length === 0, 'no errors in the page' + (pageErrors.length ? ': ' + pageErrors.join(' | ') : ''));
 } catch (e) {
-  failures++;
-  console.log('FAIL ' + (e && e.stack ? e.stack : e));
-  await page.screenshot({ path: join(outDir, 'failure.png') }).catch(() => {});
+  await crashed(e, page, outDir);
 } finally {
   await context.close();
   rmSync(userDataDir, { recursive: true, force: true });
 }
 
 if (latency) console.log(`engine line to page: median ${latency.median} ms, 95% ${latency.p95} ms, max ${latency.max} ms (${latency.n} lines)`);
-console.log(`${passed} passed, ${failures} failed`);
-process.exit(failures === 0 ? 0 : 1);
+console.log(`${tally.passed} passed, ${tally.failures} failed`);
+process.exit(tally.failures === 0 ? 0 : 1);

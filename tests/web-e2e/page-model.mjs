@@ -5,6 +5,21 @@
 // Shared by tests/web-e2e (the page served by stackfish serve) and
 // tests/site-e2e (the static site).
 
+// The checks of a test run: each printed `ok` or `FAIL`, counted.
+export const tally = { passed: 0, failures: 0 };
+export function check(cond, what) {
+  if (cond) tally.passed++;
+  else tally.failures++;
+  console.log((cond ? 'ok   ' : 'FAIL ') + what);
+}
+
+// A test that threw: one failure, its stack, a screenshot of the page.
+export async function crashed(e, page, outDir) {
+  tally.failures++;
+  console.log('FAIL ' + (e && e.stack ? e.stack : e));
+  await page.screenshot({ path: outDir + '/failure.png' }).catch(() => {});
+}
+
 // Debian's headless chromium (or $CHROMIUM) with a profile of its own in
 // `userDataDir`, quiet: no sandbox (CI runs as root), no GPU, no network of
 // its own. `options`: playwright's, such as the viewport.
