@@ -137,6 +137,20 @@ async function serverOnly() {
     'Silo: no table explorer, a note where it would be');
 }
 
+// Installable as an app: chromium finds the manifest and its icons, and
+// says nothing stands in the way (a service worker, a start URL, icons).
+async function installable() {
+  const cdp = await context.newCDPSession(page);
+  const { url: manifestUrl, errors, data } = await cdp.send('Page.getAppManifest');
+  const manifest = JSON.parse(data || '{}');
+  check(manifestUrl.endsWith('/stackfish/manifest.webmanifest') && errors.length === 0 && manifest.display === 'standalone',
+    `the web app manifest: ${manifest.name} (${errors.map((e) => e.message).join('; ') || 'no errors'})`);
+  const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+  check(installabilityErrors.length === 0, 'chromium would install it as an app'
+    + (installabilityErrors.length ? ': ' + installabilityErrors.map((e) => e.errorId).join(', ') : ''));
+  await cdp.detach();
+}
+
 // Every game's start, from the New-game form.
 async function everyStart() {
   for (const variant of ['mixtour', 'silo', 'coinstack', 'focus', 'castle']) {
@@ -319,6 +333,7 @@ try {
   await analysis();
   await stacksav();
   await offline();
+  await installable();
   await phone();
   const api = requested.filter((u) => new URL(u).pathname.includes('/api/'))
     .concat(served.filter((p) => p.includes('/api/')));
