@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 use crate::spec::{resolve_cmd, EngineSpec, Proto, Timeouts, QUIT_TIMEOUT_MS};
 use crate::transport::{ChildTransport, Recv, Transport};
 use crate::ClientError;
-/// The pure text of `info` lines lives beside the code that writes them,
-/// where the board in WebAssembly reads it too.
-pub use stackfish_engine::protocol::{InfoLine, Score};
+/// The text of `info` lines, shared with the engine that writes them and the
+/// board that reads them in WebAssembly.
+pub use stackfish_ugi::{InfoLine, Score};
 
 /// Longest piece of an engine's output quoted in a termination text.
 const QUOTE_CHARS: usize = 60;
