@@ -2,10 +2,11 @@
 //! one docs/architecture.md draws. This test reads the page's table of
 //! allowed arrows (the `layers` block) and fails when a crate of the
 //! workspace depends on one of ours the page does not allow it, when a
-//! crate is missing from the page, and when the core crates (rules, search,
-//! engine) reach, for the browser's target, a crate that needs an operating
-//! system (an async runtime, memory maps, C libraries, signals, OS
-//! randomness).
+//! crate is missing from the page, when the engine client or the arena
+//! reach the engine or the search by any path, and when the core crates
+//! (rules, search, engine, the protocol's text) reach, for the browser's
+//! target, a crate that needs an operating system (an async runtime, memory
+//! maps, C libraries, signals, OS randomness).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -15,12 +16,15 @@ use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The core crates and the browser's host around them (stackfish-wasm),
-/// which must build for `wasm32-unknown-unknown`.
-const CORE: [&str; 4] = [
+/// The core crates, the board's state (stackfish-board) and the browser's
+/// host around them (stackfish-wasm), which must build for
+/// `wasm32-unknown-unknown`.
+const CORE: [&str; 6] = [
+    "stackfish-ugi",
     "stackfish-games",
     "stackfish-search",
     "stackfish-engine",
+    "stackfish-board",
     "stackfish-wasm",
 ];
 
@@ -38,7 +42,12 @@ const NOT_IN_THE_BROWSER: [&str; 9] = [
     "rayon",
 ];
 
-/// The page's allowed arrows: crate -> the crates of ours it may use.
+/// Crates of ours that every crate may use, as it may use `std`: the text of
+/// the protocol's lines, which both the engine and its users speak.
+const EVERYWHERE: [&str; 1] = ["stackfish-ugi"];
+
+/// The page's allowed arrows: crate -> the crates of ours it may use
+/// (the `EVERYWHERE` crates not included).
 fn allowed_arrows() -> BTreeMap<String, BTreeSet<String>> {
     let page = std::fs::read_to_string(Path::new(ROOT).join("docs/architecture.md"))
         .expect("docs/architecture.md is readable");
@@ -119,7 +128,10 @@ fn every_crate_uses_only_the_layers_the_architecture_page_allows() {
             wrong.push(format!("{name} has no line in the layers block"));
             continue;
         };
-        for dep in deps.difference(may) {
+        for dep in deps
+            .difference(may)
+            .filter(|d| !EVERYWHERE.contains(&d.as_str()))
+        {
             wrong.push(format!("{name} uses {dep}, which the page does not allow"));
         }
     }
@@ -143,11 +155,19 @@ fn the_page_forbids_the_arrows_that_matter() {
         BTreeSet::from(["stackfish-games".to_string()]),
         "the search uses only the rules"
     );
-    for engine_side in ["stackfish-search", "stackfish-engine"] {
+    for crate_everywhere in EVERYWHERE {
         assert!(
-            !uses("stackfish-arena", engine_side),
-            "the arena trusts no engine"
+            allowed[crate_everywhere].is_empty(),
+            "{crate_everywhere}, which every crate may use, uses nothing of ours"
         );
+    }
+    for runner in ["stackfish-arena", "stackfish-client"] {
+        for engine_side in ["stackfish-search", "stackfish-engine"] {
+            assert!(
+                !reaches(&allowed, runner, engine_side),
+                "{runner} trusts no engine: the page lets it reach {engine_side}"
+            );
+        }
     }
     assert!(
         !uses("stackfish-web", "stackfish-arena"),
@@ -158,6 +178,44 @@ fn the_page_forbids_the_arrows_that_matter() {
             !uses(core, "stackfish-tables"),
             "{core} reads no table files"
         );
+        assert!(
+            !uses(core, "stackfish-client"),
+            "{core} runs no engine processes"
+        );
+        assert!(!uses(core, "stackfish-web"), "{core} is below the server");
+    }
+}
+
+/// Whether `from` depends on `to` directly or through other crates.
+fn reaches(arrows: &BTreeMap<String, BTreeSet<String>>, from: &str, to: &str) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut todo = vec![from.to_string()];
+    while let Some(name) = todo.pop() {
+        for dep in arrows.get(&name).into_iter().flatten() {
+            if dep == to {
+                return true;
+            }
+            if seen.insert(dep.clone()) {
+                todo.push(dep.clone());
+            }
+        }
+    }
+    false
+}
+
+#[test]
+fn the_runner_and_the_referee_reach_no_engine_by_any_path() {
+    // Our referee and runner must stay independent of the engine they test:
+    // a direct arrow is caught above, this also catches one through another
+    // crate (the client once used the engine for its `info` parser).
+    let actual = workspace_arrows();
+    for runner in ["stackfish-arena", "stackfish-client"] {
+        for engine_side in ["stackfish-search", "stackfish-engine"] {
+            assert!(
+                !reaches(&actual, runner, engine_side),
+                "{runner} reaches {engine_side}"
+            );
+        }
     }
 }
 

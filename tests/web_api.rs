@@ -186,7 +186,11 @@ fn the_page_is_served_from_the_binary() {
         .unwrap()
         .starts_with("text/html"));
     assert!(page.body.contains(r#"<svg id="board""#));
-    assert!(page.body.contains(r#"src="/page.js""#));
+    // Relative, so that the page works under any path (a proxy, the
+    // static site on a project page host).
+    assert!(page.body.contains("src='./page.js'"));
+    assert!(page.body.contains(r#"href="page.css""#));
+    assert!(!page.body.contains(r#"="/"#), "no absolute URL in the page");
     let js = get(a, "/page.js");
     assert_eq!(js.status, 200);
     assert!(js
@@ -197,7 +201,7 @@ fn the_page_is_served_from_the_binary() {
     // Every panel's script is served and loaded by the page.
     for panel in ["analysis", "graph", "moves", "game", "explorer"] {
         let path = format!("/panel-{panel}.js");
-        assert!(page.body.contains(&format!(r#"src="{path}""#)), "{path}");
+        assert!(page.body.contains(&format!("src='.{path}'")), "{path}");
         let js = get(a, &path);
         assert_eq!(js.status, 200, "{path}");
         assert!(js.body.contains("registerPanel("), "{path}");

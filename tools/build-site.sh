@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# Builds the engine as WebAssembly and stages it with its JS API as the npm
-# package target/npm/stackfish/ (package.json, stackfish.js,
-# stackfish-worker.js, stackfish.wasm, README.md), ready for `npm pack` or
-# `npm publish` as it is.
+# Builds the engine as WebAssembly and stages
+# - the npm package target/npm/stackfish/ (package.json, stackfish.js,
+#   stackfish-worker.js, board.js, stackfish.wasm, README.md), ready for `npm pack`
+#   or `npm publish` as it is;
+# - the static site target/site/: the board page (the files stackfish
+#   serve sends, index.html told to use the board in the page), the engine
+#   and board.js, a web app manifest with its icons and a service worker
+#   that caches every file for offline use. Any static file server serves
+#   it, under any path: `python3 -m http.server -d target/site`.
 #
-#   tools/build-site.sh           # prints the package's folder
+#   tools/build-site.sh           # prints the package's folder, then the site's
 #
-# Needs the wasm32-unknown-unknown target: `rustup target add
-# wasm32-unknown-unknown`. No other tool: the .wasm has a hand-written ABI
+# Needs the wasm32-unknown-unknown target (`rustup target add
+# wasm32-unknown-unknown`) and, for the site's PNG icons, rsvg-convert
+# (Debian's librsvg2-bin). No other tool: the .wasm has a hand-written ABI
 # (protocol.md, "The engine in WebAssembly"), so no generated glue.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,6 +21,10 @@ cd "$root"
 target=${CARGO_TARGET_DIR:-$root/target}
 rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
     echo "build-site: the wasm32-unknown-unknown target is missing; add it with: rustup target add wasm32-unknown-unknown" >&2
+    exit 1
+}
+command -v rsvg-convert >/dev/null || {
+    echo "build-site: rsvg-convert is missing (it draws the site's icons); install it with: apt-get install librsvg2-bin" >&2
     exit 1
 }
 
@@ -27,7 +37,38 @@ wasm="$target/wasm32-unknown-unknown/release/stackfish_wasm.wasm"
 pkg="$target/npm/stackfish"
 rm -rf "$pkg"
 mkdir -p "$pkg"
-cp crates/wasm/js/stackfish.js crates/wasm/js/stackfish-worker.js \
+cp crates/wasm/js/stackfish.js crates/wasm/js/stackfish-worker.js crates/wasm/js/board.js \
     crates/wasm/js/package.json crates/wasm/js/README.md "$pkg/"
 cp "$wasm" "$pkg/stackfish.wasm"
+
+site="$target/site"
+rm -rf "$site"
+mkdir -p "$site"
+web=crates/web/src
+backend='<meta name="stackfish-backend" content="http">'
+grep -qF "$backend" "$web/page.html" || {
+    echo "build-site: $web/page.html has no line $backend" >&2
+    exit 1
+}
+# The page, told to use the board in the page; the manifest and icons make
+# it installable as an app.
+sed "s|$backend|<meta name=\"stackfish-backend\" content=\"local\">\\
+<link rel=\"manifest\" href=\"manifest.webmanifest\">\\
+<meta name=\"theme-color\" content=\"#3b2f1e\">\\
+<link rel=\"apple-touch-icon\" href=\"icon-192.png\">|" "$web/page.html" >"$site/index.html"
+cp "$web"/*.js "$web/page.css" crates/web/site/manifest.webmanifest "$site/"
+cp "$pkg/stackfish.js" "$pkg/stackfish-worker.js" "$pkg/board.js" "$pkg/stackfish.wasm" "$site/"
+cp packaging/stackfish.svg "$site/icon.svg"
+for px in 192 512; do
+    rsvg-convert -w "$px" -h "$px" packaging/stackfish.svg -o "$site/icon-$px.png"
+done
+# The service worker caches every file under a name that is a hash of
+# them all: a new build gets a new cache, the old one is dropped.
+files=$(cd "$site" && ls | LC_ALL=C sort)
+hash=$(cd "$site" && cat $files | sha256sum | cut -c1-16)
+list=$(printf '"./"'; for f in $files; do printf ', "%s"' "$f"; done)
+sed -e "s|@HASH@|$hash|" -e "s|@FILES@|$list|" crates/web/site/sw.js >"$site/sw.js"
+echo "build-site: $site is $(tar czf - -C "$site" . | wc -c) bytes gzipped" >&2
+
 echo "$pkg"
+echo "$site"

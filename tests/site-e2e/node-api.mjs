@@ -3,7 +3,8 @@
 // Mixtour start's perft 4 (330384, protocol.md's table), `bench` gives the
 // native binary's node count (the same search), and `stop` ends a search at
 // once with a move of its last principal variation while the engine keeps
-// its position and the lines sent during the search. Prints the bench nps
+// its position and the lines sent during the search; a failing worker is
+// restarted and told of through onCrash. Prints the bench nps
 // of both. Usage: STACKFISH=<native binary> node node-api.mjs <package dir>.
 // Exits non-zero on any failure.
 
@@ -128,6 +129,8 @@ engine.send('quit');
     0x0a, 0x0d, 0x03, 0x04, 0x00, 0x41, 0x00, 0x0b, 0x03, 0x00, 0x00, 0x0b, 0x02, 0x00, 0x0b,
   ]);
   const broken = await workerEngine(await api.compile(trap));
+  const crashes = [];
+  broken.onCrash = (why) => crashes.push({ why, lines: broken.lines.length });
   broken.send('ugi');
   const first = await broken.until(/^info string error: the engine stopped/);
   check(/restarted/.test(first), `a failing engine is restarted: ${first}`);
@@ -135,6 +138,8 @@ engine.send('quit');
   const errors = broken.lines.filter((l) => /^info string error/.test(l.line)).length;
   check(errors === 2 && /as a new engine/.test(broken.lines.at(-1).line),
     `failing again on the replay, it starts as a new engine and stops there (${errors} errors)`);
+  check(crashes.length === 2 && /unreachable/.test(crashes[0].why) && crashes[0].lines === 0,
+    `onCrash hears of each failure before its error line: ${JSON.stringify(crashes)}`);
   broken.terminate();
 }
 

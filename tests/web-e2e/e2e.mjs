@@ -16,6 +16,10 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  afterMove, boardOf, check, clickMixtour, countOf, crashed, distance, family, launch, newGameOn,
+  squaresOf, stacksOf, tally, watchErrors,
+} from './page-model.mjs';
 
 const [url, outDir] = process.argv.slice(2);
 if (!url || !outDir) {
@@ -35,159 +39,17 @@ const ENGINE_WAIT_MS = 20000;
 // The delay from an engine's line to the page, measured in analysis().
 let latency = null;
 
-let passed = 0;
-let failures = 0;
-function check(cond, what) {
-  if (cond) {
-    passed++;
-    console.log('ok   ' + what);
-  } else {
-    failures++;
-    console.log('FAIL ' + what);
-  }
-}
-
-// Stacks by square from a Mixtour FEN, the way docs/rules/mixtour.md defines it.
-function stacksOf(fen) {
-  const stacks = {};
-  fen.split(' ')[0].split('/').forEach((row, i) => {
-    const rank = 5 - i;
-    let file = 0;
-    for (const cell of row.split(',')) {
-      if (cell.startsWith('x')) {
-        const n = cell.length > 1 ? parseInt(cell.slice(1), 10) : 1;
-        for (let k = 0; k < n; k++) stacks['abcde'[file++] + rank] = '';
-      } else {
-        stacks['abcde'[file++] + rank] = cell;
-      }
-    }
-  });
-  return stacks;
-}
-
-// ---- the other games ----------------------------------------------------
-
-const LETTERS = 'abcdefghijklmnopqrs';
-const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
-const family = (variant) => variant.split('-')[0];
-
-// One rank of a position string, `x` / `xN` expanded to empty cells.
-function cellsOf(row) {
-  return row.split(',').flatMap((c) => (c.startsWith('x') ? Array(c.length > 1 ? parseInt(c.slice(1), 10) : 1).fill('') : [c]));
-}
-
-// The files of a rank of the 52-square Coin Stack board.
-function coinFiles(rank) {
-  const cut = rank === 0 || rank === 7 ? 2 : rank === 1 || rank === 6 ? 1 : 0;
-  return range(cut, 7 - cut);
-}
-
-// Stacks (knights in Castle) by square, read from a position string the
-// way docs/rules/ defines it.
-function boardOf(variant, fen) {
-  const field = fen.split(' ')[0];
-  const board = {};
-  if (family(variant) === 'silo') {
-    field.split('/').forEach((c, i) => { board[LETTERS[i]] = c === 'x' ? '' : c; });
-    return board;
-  }
-  const size = family(variant) === 'castle' ? 19 : 8;
-  const files = size === 19 ? () => range(0, 18) : coinFiles;
-  field.split('/').forEach((row, i) => {
-    const rank = size - 1 - i;
-    cellsOf(row).forEach((c, k) => { board[LETTERS[files(rank)[k]] + (rank + 1)] = c; });
-  });
-  return board;
-}
-
-// The squares of a move text: Silo `c` (to the next square in the mover's
-// direction), the others `<from><to>` or a drop `<to>`.
-function squaresOf(variant, move, mover) {
-  if (family(variant) === 'silo') {
-    return { from: move, to: LETTERS[LETTERS.indexOf(move) + (mover === 'p1' ? 1 : -1)] };
-  }
-  const m = /^([a-s]\d{1,2})([a-s]\d{1,2})$/.exec(move);
-  return m ? { from: m[1], to: m[2] } : { from: null, to: move };
-}
-
-// The board after `move` by `mover`, as the rules say: Silo moves the
-// mover's highest checker and all above it; Coin Stack moves the top n coins
-// n squares and trims the stack to 5 from the bottom; a Castle knight moves
-// (capturing whatever stood there); a drop adds one coin on top.
-function afterMove(variant, board, move, mover) {
-  const next = { ...board };
-  const { from, to } = squaresOf(variant, move, mover);
-  const digit = mover === 'p1' ? '1' : '2';
-  if (!from) {
-    next[to] = (next[to] + digit).slice(-5);
-  } else if (family(variant) === 'silo') {
-    const at = board[from].lastIndexOf(digit);
-    next[from] = board[from].slice(0, at);
-    next[to] = board[to] + board[from].slice(at);
-  } else if (family(variant) === 'castle') {
-    next[to] = board[from];
-    next[from] = '';
-  } else {
-    const n = distance(move);
-    next[from] = board[from].slice(0, -n);
-    next[to] = (board[to] + board[from].slice(-n)).slice(-5);
-  }
-  return next;
-}
-
-// How far a `<from><to>` move goes.
-function distance(move) {
-  const m = /^([a-s])(\d{1,2})([a-s])(\d{1,2})$/.exec(move);
-  return Math.max(Math.abs(m[1].charCodeAt(0) - m[3].charCodeAt(0)), Math.abs(m[2] - m[4]));
-}
-
-// The count of pieces a move takes, as the page offers it.
-function countOf(variant, move) {
-  if (family(variant) !== 'coinstack' && family(variant) !== 'focus') return 1;
-  return squaresOf(variant, move).from ? distance(move) : 1;
-}
 
 const userDataDir = mkdtempSync(join(tmpdir(), 'stackfish-e2e-'));
-const context = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1200, height: 900 },
-  hasTouch: true,
-  args: [
-    '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync',
-  ],
-});
+const context = await launch(chromium, userDataDir, { viewport: { width: 1200, height: 900 }, hasTouch: true });
 const page = context.pages()[0] || await context.newPage();
-const pageErrors = [];
-page.on('pageerror', (e) => pageErrors.push(String(e)));
 // The requests the test has refused on purpose (the typed 'zz9', a bad
 // file) are logged by chromium as failed resources; anything else is a bug.
-let expected400 = 0;
-page.on('console', (m) => {
-  if (m.type() !== 'error') return;
-  if (/status of 4\d\d/.test(m.text()) && expected400 > 0) {
-    expected400--;
-    return;
-  }
-  pageErrors.push(m.text());
-});
+const { errors: pageErrors, expect: expectRefusal } = watchErrors(page);
 
 const square = (name) => page.locator(`#board g[data-square="${name}"]`);
 
-// A new game from the form: `p1`/`p2` are 'human' or an engine's name.
-async function newGame(variant, p1, p2, { level = '20', time = '100' } = {}) {
-  await page.selectOption('#new-variant', variant);
-  await page.selectOption('#p1-player', p1);
-  await page.selectOption('#p2-player', p2);
-  if (p1 === 'stackfish') await page.selectOption('#p1-level', level);
-  if (p2 === 'stackfish') await page.selectOption('#p2-level', level);
-  await page.selectOption('#new-time', time);
-  const before = await page.evaluate(() => Number(document.body.dataset.version));
-  await page.click('#new-button');
-  await page.waitForFunction(([v, n]) => document.getElementById('variant-name').textContent === v
-    && Number(document.body.dataset.version) > n, [variant, before]);
-}
+const newGame = (...args) => newGameOn(page, ...args);
 const api = (path) => page.evaluate(async (p) => (await fetch(p)).json(), path);
 const text = (sel) => page.locator(sel).innerText();
 
@@ -577,23 +439,6 @@ async function shapedMixtourBoards() {
 const stackfish = (...args) => execFileSync(process.env.STACKFISH, args, { encoding: 'utf8' });
 const withoutLastMove = (fen) => fen.slice(0, fen.lastIndexOf(' '));
 
-// Plays a Mixtour move of any board by clicks: the square (an entry), or
-// the source, the count if more than one is possible, the target.
-async function clickMixtour(move) {
-  const m = /^(\d?)([a-j]\d{1,2})([a-j]\d{1,2})$/.exec(move);
-  if (!m) {
-    await square(move).click();
-    return;
-  }
-  await square(m[2]).click();
-  const count = m[1] ? parseInt(m[1], 10) : 1;
-  if (await page.locator('#count-picker').isVisible()) {
-    const chosen = await page.locator('#counts button.chosen').getAttribute('data-count');
-    if (chosen !== String(count)) await page.click(`#counts button[data-count="${count}"]`);
-  }
-  await square(m[3]).click();
-}
-
 // Mixtour on other boards: a shipped shape from the new-game panel; a
 // board of our own opened as a StackAndConquer file and played to its end
 // by clicks; the game saved as a StackAndConquer game, read back by
@@ -628,7 +473,7 @@ async function boardsAndFiles() {
     const height = (mv) => { const m = /^(\d?)[a-j]\d{1,2}([a-j]\d{1,2})$/.exec(mv); return m ? (m[1] ? parseInt(m[1], 10) : 1) * 10 : 0; };
     const move = state.legal_moves.reduce((a, b) => (height(b) > height(a) ? b : a));
     if (move === 'pass') await page.click('#pass-button');
-    else await clickMixtour(move);
+    else await clickMixtour(page, move);
     plies++;
     await page.waitForFunction((n) => document.body.dataset.moves === String(n), plies);
     state = await api('/api/state');
@@ -659,7 +504,7 @@ async function boardsAndFiles() {
   check(reopened === imported, `the saved game opened in the page is the position saved (${reopened})`);
 
   // A bad file: one line naming what is wrong; the game stays.
-  expected400++;
+  expectRefusal();
   await page.setInputFiles('#open-file', { name: 'broken.stacksav', mimeType: 'application/octet-stream', buffer: Buffer.from('not a save!') });
   await page.waitForFunction(() => document.getElementById('open-message').textContent.length > 0);
   const message = await text('#open-message');
@@ -772,7 +617,7 @@ try {
   check(state.fen === fenBeforeTyped, 'take back restores the position before our move');
 
   // 5. A malformed typed move is refused with a message.
-  expected400++;
+  expectRefusal();
   await page.fill('#move-input', 'zz9');
   await page.press('#move-input', 'Enter');
   await page.waitForFunction(() => document.getElementById('message').textContent.length > 0);
@@ -780,7 +625,7 @@ try {
   // A bad position string: its message beside the Load-FEN box, the one
   // under the Move box gone; the game stays.
   const fenBefore = (await api('/api/state')).fen;
-  expected400++;
+  expectRefusal();
   await page.fill('#fen-input', 'x5/x5 9');
   await page.click('#fen-form button');
   await page.waitForFunction(() => document.getElementById('fen-message').textContent.length > 0);
@@ -835,14 +680,12 @@ try {
 
   check(pageErrors.length === 0, 'no errors in the page' + (pageErrors.length ? ': ' + pageErrors.join(' | ') : ''));
 } catch (e) {
-  failures++;
-  console.log('FAIL ' + (e && e.stack ? e.stack : e));
-  await page.screenshot({ path: join(outDir, 'failure.png') }).catch(() => {});
+  await crashed(e, page, outDir);
 } finally {
   await context.close();
   rmSync(userDataDir, { recursive: true, force: true });
 }
 
 if (latency) console.log(`engine line to page: median ${latency.median} ms, 95% ${latency.p95} ms, max ${latency.max} ms (${latency.n} lines)`);
-console.log(`${passed} passed, ${failures} failed`);
-process.exit(failures === 0 ? 0 : 1);
+console.log(`${tally.passed} passed, ${tally.failures} failed`);
+process.exit(tally.failures === 0 ? 0 : 1);

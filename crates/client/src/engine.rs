@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 use crate::spec::{resolve_cmd, EngineSpec, Proto, Timeouts, QUIT_TIMEOUT_MS};
 use crate::transport::{ChildTransport, Recv, Transport};
 use crate::ClientError;
+/// The text of `info` lines, shared with the engine that writes them and the
+/// board that reads them in WebAssembly.
+pub use stackfish_ugi::{InfoLine, Score};
 
 /// Longest piece of an engine's output quoted in a termination text.
 const QUOTE_CHARS: usize = 60;
@@ -593,70 +596,6 @@ pub fn parse_info(line: &str, info: &mut SearchInfo) {
     }
 }
 
-/// A score as engines report it, from the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Score {
-    Cp(i32),
-    /// A forced win in n moves (negative: a forced loss).
-    Mate(i32),
-}
-
-/// The fields of one `info` line that a GUI shows. Bad numbers are
-/// ignored, never fatal; a line without `pv` has an empty one.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct InfoLine {
-    pub multipv: Option<u32>,
-    pub depth: Option<u32>,
-    pub score: Option<Score>,
-    pub nodes: Option<u64>,
-    pub time_ms: Option<u64>,
-    pub pv: Vec<String>,
-    /// An `info string` line: free text, no fields.
-    pub string: bool,
-}
-
-impl InfoLine {
-    pub fn parse(line: &str) -> InfoLine {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let mut info = InfoLine::default();
-        let number = |i: usize| tokens.get(i).and_then(|t| t.parse::<u64>().ok());
-        let mut i = 1;
-        while i < tokens.len() {
-            match tokens[i] {
-                "multipv" => info.multipv = number(i + 1).and_then(|n| u32::try_from(n).ok()),
-                "depth" => info.depth = number(i + 1).and_then(|n| u32::try_from(n).ok()),
-                "nodes" => info.nodes = number(i + 1),
-                "time" => info.time_ms = number(i + 1),
-                "score" => {
-                    let value = tokens.get(i + 2).and_then(|t| t.parse::<i32>().ok());
-                    match (tokens.get(i + 1), value) {
-                        (Some(&"cp"), Some(v)) => info.score = Some(Score::Cp(v)),
-                        (Some(&"mate"), Some(v)) => info.score = Some(Score::Mate(v)),
-                        _ => {}
-                    }
-                    i += 3;
-                    continue;
-                }
-                // Free text: nothing after it is a field.
-                "string" => {
-                    info.string = true;
-                    break;
-                }
-                "pv" => {
-                    info.pv = tokens[i + 1..].iter().map(|t| t.to_string()).collect();
-                    break;
-                }
-                _ => {
-                    i += 1;
-                    continue;
-                }
-            }
-            i += 2;
-        }
-        info
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -799,26 +738,7 @@ mod tests {
     }
 
     #[test]
-    fn info_lines_give_every_field_a_gui_shows() {
-        let l = InfoLine::parse(
-            "info multipv 2 depth 7 seldepth 9 score mate -3 nodes 1234 nps 5 time 56 pv a1b2 c3",
-        );
-        assert_eq!(
-            l,
-            InfoLine {
-                multipv: Some(2),
-                depth: Some(7),
-                score: Some(Score::Mate(-3)),
-                nodes: Some(1234),
-                time_ms: Some(56),
-                pv: vec!["a1b2".into(), "c3".into()],
-                string: false,
-            }
-        );
-        let l = InfoLine::parse("info string depth 3 score cp 5 pv c3");
-        assert!(l.string && l.depth.is_none() && l.pv.is_empty());
-        let l = InfoLine::parse("info depth x score cp lowerbound nodes 9");
-        assert_eq!((l.depth, l.score, l.nodes), (None, None, Some(9)));
+    fn only_the_best_line_is_the_score_of_the_record() {
         // Only the best line is the engine's score for the record.
         let mut info = SearchInfo::default();
         parse_info("info multipv 1 depth 5 score cp 30 pv c3", &mut info);

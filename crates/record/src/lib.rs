@@ -430,11 +430,17 @@ pub fn records(
 
 /// Today's date (UTC) as `YYYY.MM.DD`, without a date library.
 pub fn today() -> String {
-    let secs = std::time::SystemTime::now()
+    let ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0);
-    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+        .map_or(0, |d| d.as_millis() as u64);
+    date_at(ms)
+}
+
+/// The PGN date (`YYYY.MM.DD`, UTC) of `unix_ms` milliseconds since the
+/// Unix epoch: for hosts whose clock is not the system's (the browser,
+/// where `SystemTime::now` panics).
+pub fn date_at(unix_ms: u64) -> String {
+    let (y, m, d) = civil_from_days((unix_ms / 86_400_000) as i64);
     format!("{y:04}.{m:02}.{d:02}")
 }
 
@@ -641,5 +647,8 @@ mod tests {
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(20_556), (2026, 4, 13));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+        // The last millisecond of a day is still that day.
+        assert_eq!(date_at(20_556 * 86_400_000 + 86_399_999), "2026.04.13");
+        assert_eq!(date_at(11_016 * 86_400_000), "2000.02.29");
     }
 }

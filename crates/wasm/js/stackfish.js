@@ -46,6 +46,17 @@ function baseUrl() {
   return globalThis.location?.href ?? import.meta.url;
 }
 
+/** `env` with a function that does nothing for every other function the
+ * module imports: the module holds the board too (board.js), whose imports
+ * an engine never calls. */
+export function withStubs(module, env) {
+  const all = { ...env };
+  for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
+    if (from === "env" && kind === "function" && !(name in all)) all[name] = () => 0;
+  }
+  return all;
+}
+
 /** One engine on the calling thread. */
 export class Stackfish {
   /** `module`: from compile(); `onLine(line)`: every output line. */
@@ -55,16 +66,14 @@ export class Stackfish {
     this.busy = false;
     this.queue = [];
     const decoder = new TextDecoder();
-    const imports = {
-      env: {
-        sf_out: (ptr, len) => {
-          const bytes = new Uint8Array(this.exports.memory.buffer, ptr, len);
-          this.onLine(decoder.decode(bytes));
-        },
-        sf_now: () => performance.now(),
+    const env = {
+      sf_out: (ptr, len) => {
+        const bytes = new Uint8Array(this.exports.memory.buffer, ptr, len);
+        this.onLine(decoder.decode(bytes));
       },
+      sf_now: () => performance.now(),
     };
-    this.exports = new WebAssembly.Instance(module, imports).exports;
+    this.exports = new WebAssembly.Instance(module, { env: withStubs(module, env) }).exports;
     this.encoder = new TextEncoder();
   }
 
@@ -92,11 +101,12 @@ export class Stackfish {
 const KEPT = new Set(["ugi", "uci", "setoption", "position", "uginewgame", "ucinewgame", "debug"]);
 
 /** An engine in a worker. Options: `module` (from compile()), `wasm` (a
- * source for compile()), `onLine`. */
+ * source for compile()), `onLine`, `onCrash`. */
 export async function createEngine(options = {}) {
   const module = options.module ?? (await compile(options.wasm));
   const engine = new Engine(module, await workerFactory());
   if (options.onLine) engine.onLine = options.onLine;
+  if (options.onCrash) engine.onCrash = options.onCrash;
   return engine;
 }
 
@@ -134,6 +144,9 @@ class Engine {
     this.newWorker = newWorker;
     /** Every output line; replace to receive them. */
     this.onLine = () => {};
+    /** Called with the error's text when the worker crashed, before the
+     * `bestmove` (if searching) and the `info string error` line. */
+    this.onCrash = () => {};
     this.kept = [];
     this.searching = false;
     this.stopping = false;
@@ -246,6 +259,7 @@ class Engine {
 
   crashed(text) {
     this.worker.end();
+    this.onCrash(text);
     this.failures += 1;
     let pending = this.sinceGo;
     if (this.searching && this.lastMove) this.emit(`bestmove ${this.lastMove}`);

@@ -38,7 +38,7 @@ impl Write for Lines {
     }
 }
 
-fn now_ms() -> f64 {
+pub(crate) fn now_ms() -> f64 {
     // SAFETY: an import without arguments returning a number.
     unsafe { sf_now() }
 }
@@ -62,16 +62,26 @@ pub extern "C" fn sf_alloc(len: usize) -> *mut u8 {
 /// `ptr` comes from `sf_alloc(len)` and holds `len` written bytes.
 #[no_mangle]
 pub unsafe extern "C" fn sf_line(ptr: *mut u8, len: usize) -> u32 {
-    // SAFETY: the caller's contract: the buffer is ours, from `sf_alloc`.
-    let bytes = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) };
-    // Invalid UTF-8 becomes an unknown command, as on standard input.
-    let line =
-        String::from_utf8(bytes.into_vec()).unwrap_or_else(|_| "<invalid utf-8>".to_string());
+    // SAFETY: the caller's contract, passed on.
+    let line = unsafe { take_text(ptr, len) };
     ENGINE.with(|engine| {
         let mut engine = engine.borrow_mut();
         let protocol = engine.get_or_insert_with(new_engine);
         u32::from(protocol.line(&line))
     })
+}
+
+/// Takes back a buffer of `sf_alloc` as text; invalid UTF-8 becomes
+/// `<invalid utf-8>` (for the engine an unknown command, as on standard
+/// input; for the board a request or line it refuses).
+///
+/// # Safety
+/// `ptr` comes from `sf_alloc(len)` and holds `len` written bytes; the
+/// buffer is freed here.
+pub(crate) unsafe fn take_text(ptr: *mut u8, len: usize) -> String {
+    // SAFETY: the caller's contract: the buffer is ours, from `sf_alloc`.
+    let bytes = unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(ptr, len)) };
+    String::from_utf8(bytes.into_vec()).unwrap_or_else(|_| "<invalid utf-8>".to_string())
 }
 
 /// Drops the engine; the next line starts a fresh one.

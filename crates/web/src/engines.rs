@@ -10,17 +10,15 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use stackfish_client::engine::{
-    spawn_process, Engine, InfoLine, Logger, Score, SearchError, StartError,
-};
+use stackfish_board::{Finish, Job, JobLimit, Report};
+use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, StartError};
 use stackfish_client::spec::{EngineSpec, Timeouts, DEFAULT_TIME_MARGIN_MS, MOVE_GRACE_MS};
 use stackfish_engine::{self as engine, BestMove, GoParams, Options, Session};
 
 use super::error::{EngineError, RosterError};
-use stackfish_search::{self as search, Info, Shared};
+use stackfish_search::Shared;
 
-/// The engine in this process, always offered first.
-pub const BUILTIN: &str = "stackfish";
+pub use stackfish_board::BUILTIN;
 /// Transposition table of each stackfish searcher (one per player and one
 /// for analysis): enough for minute-long thoughts, small beside a browser.
 pub const HASH_MB: usize = 32;
@@ -83,7 +81,7 @@ impl Roster {
         for spec in &self.specs {
             let mut external = External::new(spec, self.timeouts);
             external
-                .start(super::state::DEFAULT_VARIANT)
+                .start(stackfish_board::DEFAULT_VARIANT)
                 .map_err(RosterError::Start)?;
             let refused = external
                 .engine
@@ -121,85 +119,9 @@ impl Roster {
     }
 }
 
-/// One search as the board asks for it.
-#[derive(Clone, Debug)]
-pub struct Job {
-    pub variant: &'static str,
-    pub start_fen: String,
-    pub moves: Vec<String>,
-    /// A new game for the engine when this changes.
-    pub round: u64,
-    pub limit: JobLimit,
-    /// stackfish's `Level` (external engines play at their own strength).
-    pub level: u8,
-    pub multipv: u8,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JobLimit {
-    Move {
-        movetime_ms: u64,
-        depth: Option<i32>,
-    },
-    /// Until stopped: analysis.
-    Infinite,
-}
-
-/// One line of an engine's report, as the page shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Report {
-    /// 1 for the best line.
-    pub multipv: u32,
-    pub depth: u32,
-    /// From the side to move.
-    pub score: Score,
-    pub nodes: u64,
-    pub time_ms: u64,
-    pub pv: Vec<String>,
-}
-
-impl Report {
-    fn from_info(info: &Info) -> Report {
-        Report {
-            multipv: u32::try_from(info.multipv).unwrap_or(1).max(1),
-            depth: info.depth.max(0) as u32,
-            score: match search::mate_in(info.score) {
-                Some(n) => Score::Mate(n),
-                None => Score::Cp(info.score),
-            },
-            nodes: info.nodes,
-            time_ms: info.time_ms,
-            pv: info.pv.clone(),
-        }
-    }
-
-    /// An engine's `info` line, if it carries a scored line.
-    fn from_line(line: &str) -> Option<Report> {
-        let info = InfoLine::parse(line);
-        if info.string {
-            return None;
-        }
-        Some(Report {
-            multipv: info.multipv.unwrap_or(1).max(1),
-            depth: info.depth.unwrap_or(0),
-            score: info.score?,
-            nodes: info.nodes.unwrap_or(0),
-            time_ms: info.time_ms.unwrap_or(0),
-            pv: info.pv,
-        })
-    }
-}
-
-/// What a search ended with. An `Err` from `run` is an engine that failed
-/// (its text is for the page); `restart` brings up a new one.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Finish {
-    /// The move as the engine sent it: the board referees it.
-    Move { mv: String },
-    /// The engine saw nothing to play (stackfish on a finished game).
-    NoMove(String),
-}
-
+/// An engine the board searches with, on a thread of the native host's.
+/// An `Err` from `run` is an engine that failed (its text is for the page);
+/// `restart` brings up a new one.
 pub trait Searcher: Send {
     /// Searches until the job's limit or until `stop` is set (looked at
     /// every few milliseconds). `Err`: the engine failed; it is killed, and
@@ -404,9 +326,7 @@ impl External {
             .map(|o| o.name.clone());
         if let Some(option) = has_multipv {
             if self.multipv != job.multipv {
-                engine
-                    .send(&format!("setoption name {option} value {}", job.multipv))
-                    .map_err(fault)?;
+                engine.send(&job.multipv_line(&option)).map_err(fault)?;
                 self.multipv = job.multipv;
             }
         }
@@ -429,25 +349,13 @@ impl Searcher for External {
         let Some(engine) = self.engine.as_mut() else {
             return Err(EngineError::NotRunning(name));
         };
-        let mut position = format!("position fen {}", job.start_fen);
-        if !job.moves.is_empty() {
-            position.push_str(" moves ");
-            position.push_str(&job.moves.join(" "));
-        }
-        let (go, deadline) = match job.limit {
-            JobLimit::Move { movetime_ms, depth } => {
-                let mut go = format!("go movetime {movetime_ms}");
-                if let Some(d) = depth {
-                    go.push_str(&format!(" depth {d}"));
-                }
-                let wait = Duration::from_millis(movetime_ms + MOVE_MARGIN_MS);
-                (go, Instant::now() + wait)
+        let (position, go) = (job.position_line(), job.go_line());
+        let deadline = match job.limit {
+            JobLimit::Move { movetime_ms, .. } => {
+                Instant::now() + Duration::from_millis(movetime_ms + MOVE_MARGIN_MS)
             }
             // Analysis ends with `stop`; the grace after it is the deadline.
-            JobLimit::Infinite => (
-                "go infinite".to_string(),
-                Instant::now() + Duration::from_secs(365 * 24 * 3600),
-            ),
+            JobLimit::Infinite => Instant::now() + Duration::from_secs(365 * 24 * 3600),
         };
         let result = engine.search_live(&position, &go, deadline, stop, STOP_GRACE, &mut |l| {
             if let Some(r) = Report::from_line(l) {

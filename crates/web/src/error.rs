@@ -1,35 +1,12 @@
-//! The board's typed errors, one per subject: starting the server, the
-//! engines offered, an engine's search, the shipped boards, and an answer
-//! the API refuses to give. Every message is the text people have always
-//! seen (the tests compare them).
+//! The server's typed errors, one per subject: starting the server, the
+//! engines offered, an engine's search (the board's own errors, an answer
+//! the API refuses to give and the shipped boards, are stackfish-board's).
+//! Every message is the text people have always seen (the tests compare
+//! them).
 
 use thiserror::Error;
 
-/// An answer the API refuses to give: an HTTP status and a message for people.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{message}")]
-pub struct ApiError {
-    pub status: u16,
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn new(status: u16, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-    pub(crate) fn bad_request(message: impl Into<String>) -> ApiError {
-        ApiError::new(400, message)
-    }
-    pub(crate) fn conflict(message: impl Into<String>) -> ApiError {
-        ApiError::new(409, message)
-    }
-    pub(crate) fn unprocessable(message: impl Into<String>) -> ApiError {
-        ApiError::new(422, message)
-    }
-}
+pub use stackfish_board::{ApiError, BoardError, ShippedError};
 
 /// Why the server did not start.
 #[derive(Debug, Error)]
@@ -42,21 +19,9 @@ pub enum ServeError {
     },
     #[error("cannot start the server threads: {0}")]
     Threads(std::io::Error),
-    /// A board of this build that its own import code refuses: a bug the
-    /// tests catch, reported rather than shown.
+    /// The board cannot be set up (a bug of this build).
     #[error(transparent)]
-    Shipped(#[from] ShippedError),
-    /// The default game cannot be set up (a bug of this build).
-    #[error(transparent)]
-    Game(#[from] ApiError),
-}
-
-/// A shipped board the import code refuses.
-#[derive(Debug, Error)]
-#[error("shipped board {file}: {message}")]
-pub struct ShippedError {
-    pub file: String,
-    pub message: String,
+    Board(#[from] BoardError),
 }
 
 /// A `--engine` group the board cannot offer.

@@ -4,42 +4,16 @@
 //! folder, probe a position, describe a value), so how a table file is laid
 //! out on disk is none of this code's business.
 
-use serde::Serialize;
+use std::sync::{Mutex, PoisonError};
 
+use stackfish_board::Explorer;
 use stackfish_games::silo::solve::Value;
 use stackfish_games::silo::{Silo, SiloVariant};
 use stackfish_games::Game;
 use stackfish_tables::probe::describe;
 use stackfish_tables::TableSet;
 
-/// What the page shows of a position a table covers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TableView {
-    /// The table's configuration: "1 x 4 row, 4 + 4 checkers".
-    pub config: String,
-    /// "Red to move wins in 31 plies".
-    pub value: String,
-    /// For the side to move: `win`, `loss` or `draw`.
-    pub result: &'static str,
-    /// Plies to the end with best play (0 for a draw).
-    pub plies: u16,
-    /// Every legal move, best first for the side to move; none when the
-    /// game is over.
-    pub moves: Vec<TableMoveView>,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct TableMoveView {
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// The position after the move, for its side to move: "Blue to move
-    /// loses in 30 plies".
-    pub value: String,
-    /// For the player making the move: `win`, `loss` or `draw`.
-    pub result: &'static str,
-    /// Plies to the end after the move.
-    pub plies: u16,
-}
+pub use stackfish_board::view::{TableMoveView, TableView};
 
 /// `win`, `loss` or `draw` for the side to move, and the plies to the end.
 fn split(value: Value) -> (&'static str, u16) {
@@ -110,4 +84,40 @@ pub fn configs(tables: &TableSet) -> Vec<String> {
         .iter()
         .map(|t| t.config().to_string())
         .collect()
+}
+
+/// The board's explorer over `--silo-tables`.
+pub struct TablesExplorer {
+    tables: TableSet,
+    /// The view of the last position asked for (its string, whether the
+    /// game was over): the state is sent after every engine line, the
+    /// position changes far less often.
+    explored: Mutex<Option<(String, bool, Option<TableView>)>>,
+}
+
+impl TablesExplorer {
+    pub fn new(tables: TableSet) -> TablesExplorer {
+        TablesExplorer {
+            tables,
+            explored: Mutex::new(None),
+        }
+    }
+}
+
+impl Explorer for TablesExplorer {
+    fn explore(&self, _variant: &str, fen: &str, over: bool) -> Option<TableView> {
+        let mut cached = self.explored.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some((f, o, view)) = cached.as_ref() {
+            if f == fen && *o == over {
+                return view.clone();
+            }
+        }
+        let view = explore(&self.tables, fen, over);
+        *cached = Some((fen.to_string(), over, view.clone()));
+        view
+    }
+
+    fn configs(&self) -> Vec<String> {
+        configs(&self.tables)
+    }
 }

@@ -21,21 +21,17 @@ use axum::Router;
 use futures_util::stream::{self, Stream};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use serde::de::DeserializeOwned;
-use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::sync::{watch, Notify, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
-use super::error::ApiError;
-use super::files::{Download, Export};
-use super::state::App;
-use super::view::StateView;
 use super::{
     BODY_LIMIT, BODY_TIMEOUT, HEADER_TIMEOUT, MAX_CONNECTIONS, MAX_EVENT_STREAMS, REQUEST_TIMEOUT,
     SHUTDOWN_GRACE,
 };
+use stackfish_board::api::{self, Act, Answer, Route};
+use stackfish_board::{App, StateView};
 
 const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
@@ -78,65 +74,18 @@ const PAGE_FILES: &[PageFile] = &[
     file("/panel-explorer.js", JS, include_str!("panel-explorer.js")),
 ];
 
-/// One path of the JSON API: the method it takes (for 405 answers) and
-/// its route, side by side so that the two cannot drift apart.
-struct ApiRoute {
-    path: &'static str,
-    method: &'static str,
-    route: fn() -> MethodRouter<Ctx>,
-}
-
-const fn api(
-    path: &'static str,
-    method: &'static str,
-    route: fn() -> MethodRouter<Ctx>,
-) -> ApiRoute {
-    ApiRoute {
-        path,
-        method,
-        route,
-    }
-}
-
-const API: &[ApiRoute] = &[
-    api("/api/state", "GET", || get(api_state)),
-    api("/api/events", "GET", || get(api_events)),
-    api("/api/record", "GET", || get(api_record)),
-    api("/api/boards", "GET", || get(api_boards)),
-    api("/api/stacksav", "GET", || get(api_stacksav)),
-    api("/api/stackboard", "GET", || get(api_stackboard)),
-    api("/api/new", "POST", || {
-        post_with(|app, b| app.new_game(parse_or_default(b)?))
-    }),
-    api("/api/move", "POST", || {
-        post_with(|app, b| app.play(parse(b)?))
-    }),
-    api("/api/go", "POST", || {
-        post_with(|app, b| expect_empty(b).and_then(|_| app.go()))
-    }),
-    api("/api/stop", "POST", || {
-        post_with(|app, b| expect_empty(b).and_then(|_| app.stop()))
-    }),
-    api("/api/undo", "POST", || {
-        post_with(|app, b| app.undo(parse_or_default(b)?))
-    }),
-    api("/api/fen", "POST", || {
-        post_with(|app, b| app.load_fen(parse(b)?))
-    }),
-    api("/api/goto", "POST", || {
-        post_with(|app, b| app.goto(parse(b)?))
-    }),
-    api("/api/analyse", "POST", || {
-        post_with(|app, b| app.analyse(parse(b)?))
-    }),
-];
+/// The event stream: the one path of the API that is HTTP's own.
+const EVENTS: &str = "/api/events";
 
 /// The method `path` takes, if it is one of ours.
 fn allowed_method(path: &str) -> Option<&'static str> {
     if PAGE_FILES.iter().any(|f| f.path == path) {
         return Some("GET");
     }
-    API.iter().find(|r| r.path == path).map(|r| r.method)
+    if path == EVENTS {
+        return Some("GET");
+    }
+    api::route(path).map(|r| r.method())
 }
 
 /// A comment line on the event stream this often, so that a dead page's
@@ -146,6 +95,8 @@ const EVENTS_KEEP_ALIVE: Duration = Duration::from_secs(15);
 #[derive(Clone)]
 struct Ctx {
     app: Arc<App>,
+    /// The board's latest version, sent by its host on every change.
+    changes: watch::Receiver<u64>,
     /// The name the server was started with: always a valid Host.
     host: Arc<str>,
     /// Becomes true when the server shuts down: event streams end.
@@ -155,9 +106,15 @@ struct Ctx {
     streams: Arc<Semaphore>,
 }
 
-pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Router {
+pub fn router(
+    app: Arc<App>,
+    changes: watch::Receiver<u64>,
+    host: &str,
+    stopped: watch::Receiver<bool>,
+) -> Router {
     let ctx = Ctx {
         app,
+        changes,
         host: host.into(),
         stopped,
         streams: Arc::new(Semaphore::new(MAX_EVENT_STREAMS)),
@@ -167,9 +124,16 @@ pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Rout
         let (content_type, text) = (f.content_type, f.text);
         router = router.route(f.path, get(move || async move { page(content_type, text) }));
     }
-    for r in API {
-        router = router.route(r.path, (r.route)());
+    for r in api::ROUTES {
+        let route = match r.act {
+            Act::Get(_) => {
+                get(move |State(ctx): State<Ctx>| async move { response(r.answer(&ctx.app, &[])) })
+            }
+            Act::Post(_) => post_route(r),
+        };
+        router = router.route(r.path, route);
     }
+    router = router.route(EVENTS, get(api_events));
     router
         .fallback(no_such_path)
         // Innermost first: the body's limit and deadline wrap the body the
@@ -186,38 +150,27 @@ pub fn router(app: Arc<App>, host: &str, stopped: watch::Receiver<bool>) -> Rout
 }
 
 fn error(status: StatusCode, message: impl Into<String>) -> Response {
-    let body = serde_json::json!({ "error": message.into() }).to_string();
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
-        body,
-    )
-        .into_response()
-}
-
-fn json<T: Serialize>(value: &T) -> Response {
-    match serde_json::to_string(value) {
-        Ok(body) => (
-            StatusCode::OK,
-            [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
-            body,
-        )
-            .into_response(),
-        Err(e) => error(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("cannot encode the answer: {e}"),
-        ),
-    }
+    response(Answer::error(status.as_u16(), message))
 }
 
 fn status_of(code: u16) -> StatusCode {
     StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
 }
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        error(status_of(self.status), self.message)
+/// The board's answer as an HTTP response; a download is an attachment.
+fn response(answer: Answer) -> Response {
+    let mut r = (
+        status_of(answer.status),
+        [(header::CONTENT_TYPE, answer.content_type)],
+        answer.body,
+    )
+        .into_response();
+    if let Some(name) = answer.attachment {
+        if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+            r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
+        }
     }
+    r
 }
 
 /// Every request passes here: hosts other than ours are refused, and every
@@ -256,10 +209,7 @@ fn bare_error(status: StatusCode, method: &Method, path: &str) -> Response {
     match status {
         StatusCode::METHOD_NOT_ALLOWED => {
             let allowed = allowed_method(path).unwrap_or("GET");
-            let mut r = error(
-                status,
-                format!("{path} takes {allowed}, not {}", method.as_str()),
-            );
+            let mut r = response(api::wrong_method(path, allowed, method.as_str()));
             if let Ok(v) = HeaderValue::from_str(allowed) {
                 r.headers_mut().insert(header::ALLOW, v);
             }
@@ -360,56 +310,11 @@ async fn no_such_path(request: Request) -> Response {
     if allowed_method(path).is_some() {
         return bare_error(StatusCode::METHOD_NOT_ALLOWED, request.method(), path);
     }
-    error(StatusCode::NOT_FOUND, format!("no such path: {path}"))
+    response(api::no_such_path(path))
 }
 
 fn page(content_type: &'static str, text: &'static str) -> Response {
     ([(header::CONTENT_TYPE, content_type)], text).into_response()
-}
-
-async fn api_state(State(ctx): State<Ctx>) -> Response {
-    json(&ctx.app.state())
-}
-
-async fn api_record(State(ctx): State<Ctx>) -> Response {
-    let state = ctx.app.state();
-    let name = format!("stackfish-{}-{}.pgn", state.variant, state.moves.len());
-    attachment("text/plain; charset=utf-8", &name, ctx.app.record())
-}
-
-/// A file for the browser to save as `name`.
-fn attachment(content_type: &'static str, name: &str, content: String) -> Response {
-    let mut r = page(content_type, "").into_response();
-    *r.body_mut() = Body::from(content);
-    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
-        r.headers_mut().insert(header::CONTENT_DISPOSITION, v);
-    }
-    r
-}
-
-async fn api_boards(State(ctx): State<Ctx>) -> Response {
-    json(&ctx.app.boards())
-}
-
-/// The position shown as a StackAndConquer saved game (base64 text).
-async fn api_stacksav(State(ctx): State<Ctx>) -> Response {
-    stackandconquer_file(&ctx, |e| e.stacksav)
-}
-
-/// The board file the saved game names (JSON).
-async fn api_stackboard(State(ctx): State<Ctx>) -> Response {
-    stackandconquer_file(&ctx, |e| e.stackboard)
-}
-
-/// One of the StackAndConquer files of the position shown, as a download.
-fn stackandconquer_file(ctx: &Ctx, pick: fn(Export) -> Download) -> Response {
-    match ctx.app.export() {
-        Ok(e) => {
-            let file = pick(e);
-            attachment("application/octet-stream", &file.name, file.content)
-        }
-        Err(e) => e.into_response(),
-    }
 }
 
 /// Server-sent events: the state now, then again after every change (a
@@ -422,7 +327,7 @@ async fn api_events(State(ctx): State<Ctx>) -> Response {
             format!("too many pages are open on this board ({MAX_EVENT_STREAMS})"),
         );
     };
-    let changes = ctx.app.subscribe();
+    let changes = ctx.changes.clone();
     let stopped = ctx.stopped.clone();
     let app = ctx.app.clone();
     let events = stream::unfold(
@@ -508,12 +413,9 @@ fn body_error(e: &axum::Error) -> Response {
     )
 }
 
-/// A game change: what a POST does with the app and its body.
-type Act = fn(&Arc<App>, &[u8]) -> Result<StateView, ApiError>;
-
-/// A POST route: read the body, then run `act` on a thread that may wait
+/// A POST route: read the body, then answer on a thread that may wait
 /// for the game's lock, so the server's own threads never do.
-fn post_with(act: Act) -> MethodRouter<Ctx> {
+fn post_route(route: &'static Route) -> MethodRouter<Ctx> {
     post(
         move |State(ctx): State<Ctx>, headers: HeaderMap, body: Body| async move {
             let bytes = match read_body(&headers, body).await {
@@ -522,9 +424,8 @@ fn post_with(act: Act) -> MethodRouter<Ctx> {
             };
             let app = ctx.app.clone();
             // A bug in a handler must cost one 500, not the connection or the server.
-            match tokio::task::spawn_blocking(move || act(&app, &bytes)).await {
-                Ok(Ok(state)) => json(&state),
-                Ok(Err(e)) => e.into_response(),
+            match tokio::task::spawn_blocking(move || route.answer(&app, &bytes)).await {
+                Ok(answer) => response(answer),
                 Err(_) => error(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     "internal error while answering the request",
@@ -532,44 +433,6 @@ fn post_with(act: Act) -> MethodRouter<Ctx> {
             }
         },
     )
-}
-
-fn parse<T: DeserializeOwned>(body: &[u8]) -> Result<T, ApiError> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(ApiError::new(400, "the request needs a JSON body"));
-    }
-    let value: serde_json::Value = serde_json::from_slice(body)
-        .map_err(|e| ApiError::new(400, format!("bad JSON body: {e}")))?;
-    // serde would also read a struct from an array of its fields; the API
-    // documents objects only.
-    if !value.is_object() {
-        return Err(ApiError::new(400, "bad JSON body: expected an object"));
-    }
-    serde_json::from_value(value).map_err(|e| ApiError::new(400, format!("bad JSON body: {e}")))
-}
-
-/// An empty body means "all defaults".
-fn parse_or_default<T: DeserializeOwned + Default>(body: &[u8]) -> Result<T, ApiError> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        Ok(T::default())
-    } else {
-        parse(body)
-    }
-}
-
-/// `go` and `stop` take no parameters; an empty object is fine too.
-fn expect_empty(body: &[u8]) -> Result<(), ApiError> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(());
-    }
-    match serde_json::from_slice::<serde_json::Value>(body) {
-        Ok(serde_json::Value::Object(map)) if map.is_empty() => Ok(()),
-        Ok(_) => Err(ApiError::new(
-            400,
-            "this request takes no parameters: send {} or nothing",
-        )),
-        Err(e) => Err(ApiError::new(400, format!("bad JSON body: {e}"))),
-    }
 }
 
 /// One open connection, as the accept loop sees it when it must choose one
@@ -824,11 +687,12 @@ mod tests {
     fn every_api_path_refuses_the_method_it_does_not_take() {
         let server = crate::WebServer::start("127.0.0.1", 0).expect("server starts");
         let addr = server.addr();
-        for r in API {
-            let other = if r.method == "GET" { "POST" } else { "GET" };
-            let (status, allow) = ask(addr, other, r.path);
-            assert_eq!(status, 405, "{other} {}", r.path);
-            assert_eq!(allow.as_deref(), Some(r.method), "{other} {}", r.path);
+        let paths = api::ROUTES.iter().map(|r| (r.path, r.method()));
+        for (path, method) in paths.chain([(EVENTS, "GET")]) {
+            let other = if method == "GET" { "POST" } else { "GET" };
+            let (status, allow) = ask(addr, other, path);
+            assert_eq!(status, 405, "{other} {path}");
+            assert_eq!(allow.as_deref(), Some(method), "{other} {path}");
         }
         server.shutdown();
     }

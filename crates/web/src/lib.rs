@@ -1,18 +1,17 @@
 //! `stackfish serve`: a local web page to play and analyse with engines.
 //! hyper on tokio carries HTTP, with a deadline on every phase of a request
-//! (`http.rs`); axum routes each request to the JSON API of `state/` or to
-//! the page, which is compiled into the binary (nothing is ever read from
-//! disk). The API is documented in protocol.md.
+//! (`http.rs`); axum routes each request to the board's JSON API (crate
+//! stackfish-board, which the browser runs as WebAssembly too) or to the
+//! page, which is compiled into the binary (nothing is ever read from
+//! disk). This crate is the board's native host (`host.rs`): the engines
+//! on threads and processes (`engines.rs`), the Silo table explorer
+//! (`explorer.rs`). The API is documented in protocol.md.
 
-pub mod board;
 pub mod engines;
 pub mod error;
-pub mod eval;
 pub mod explorer;
-pub mod files;
+mod host;
 mod http;
-mod state;
-mod view;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -22,19 +21,16 @@ use tokio::sync::watch;
 
 pub use engines::Roster;
 pub use error::{ApiError, EngineError, OpenError, RosterError, ServeError, ShippedError};
-pub use state::{
-    App, DEFAULT_MOVE_TIME_MS, MAX_ANALYSIS_LINES, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
+pub use host::NativeHost;
+pub use stackfish_board::{
+    eval, files, position, view, App, StateView, BODY_LIMIT, DEFAULT_MOVE_TIME_MS,
+    MAX_ANALYSIS_LINES, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
 };
-pub use view::StateView;
 
 use stackfish_tables::TableSet;
 
 pub const DEFAULT_PORT: u16 = 8080;
 pub const DEFAULT_HOST: &str = "127.0.0.1";
-/// Every request body the page sends is well under a kilobyte (a FEN is
-/// about a hundred bytes), but for an uploaded StackAndConquer file, a few
-/// kilobytes (`files::MAX_FILE_BYTES`).
-pub const BODY_LIMIT: usize = 64 * 1024;
 /// A request head (request line and headers) must be in by then, counted
 /// from the connection's first byte or the end of its previous request; a
 /// connection that says nothing for this long is closed too.
@@ -113,9 +109,15 @@ impl WebServer {
             let _inside = runtime.enter();
             tokio::net::TcpListener::from_std(listener).map_err(listen)?
         };
-        let app = App::new(options.roster, options.silo_tables)?;
+        let engines = options.roster.names();
+        let board_host = NativeHost::new(options.roster);
+        let changes = board_host.subscribe();
+        let explorer = options.silo_tables.map(|t| {
+            Box::new(explorer::TablesExplorer::new(t)) as Box<dyn stackfish_board::Explorer>
+        });
+        let app = App::new(engines, Box::new(board_host), explorer)?;
         let (stop, stopped) = watch::channel(false);
-        let router = http::router(app.clone(), host, stopped.clone());
+        let router = http::router(app.clone(), changes, host, stopped.clone());
         let acceptor = runtime.spawn(http::accept_loop(listener, router, stopped));
         Ok(WebServer {
             runtime: Some(runtime),

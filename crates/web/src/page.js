@@ -1,22 +1,20 @@
-// The stackfish board page, core: the connection to the server (a stream
-// of states, server-sent events), the board drawn by its game's module,
+// The stackfish board page, core: the board drawn by its game's module,
 // clicks turned into moves, the players and the position string. The
-// state lives in store.js; the panels beside the board are modules of
-// their own (panel-*.js), each registered with `registerPanel` and redrawn
-// with every state. The server decides every rule and reads every
-// position: the page draws `state.position` and picks among its moves.
+// state and the backend it comes from (stackfish serve, or the board in
+// the page on the static site) live in store.js; the panels beside the
+// board are modules of their own (panel-*.js), each registered with
+// `registerPanel` and redrawn with every state. The backend decides every
+// rule and reads every position: the page draws `state.position` and
+// picks among its moves.
 
 import { $, setViewBox, text } from './draw.js';
 import { colourName, gameOf } from './games.js';
 import {
-  api, familyOf, flipped, humanCanMove, legal, pickCount, playerName, position, post,
-  registerPanel, render, select, selected, showMessage, sideIndex, sideLabel, stackAt, state,
-  toggleFlip, update,
+  familyOf, flipped, humanCanMove, legal, pickCount, playerName, position, post,
+  registerPanel, render, select, selected, showMessage, sideIndex, sideLabel, stackAt, start,
+  state, toggleFlip,
 } from './store.js';
 
-// Without a state from the server for this long, ask for one (the stream
-// may have been cut by a proxy or a sleeping laptop).
-const STALE_MS = 20000;
 const REASONS = {
   'goal reached': 'reached the goal',
   'double pass': 'both players had to pass',
@@ -30,33 +28,7 @@ const REASONS = {
   'ply 400 reached': '400 plies were played (decided by knights, then passes)',
 };
 
-// ---- talking to the server -------------------------------------------
-
-// The state as it changes: one event per change, merged by the server
-// when they come faster than the page reads.
-let lastEvent = 0;
-function connect() {
-  const events = new EventSource('/api/events');
-  events.addEventListener('state', (event) => {
-    lastEvent = Date.now();
-    let data;
-    try {
-      data = JSON.parse(event.data);
-    } catch (e) {
-      showMessage('A bad state came from the server: ' + e.message);
-      return;
-    }
-    if ($('message').dataset.lost) { $('message').dataset.lost = ''; showMessage(''); }
-    // Answers to our own requests may be newer than an event in flight.
-    if (!state || data.version >= state.version) update(data);
-  });
-  events.addEventListener('error', () => {
-    // EventSource reconnects by itself.
-    $('message').dataset.lost = '1';
-    showMessage('Lost the connection to the server; reconnecting…');
-  });
-  setInterval(() => { if (Date.now() - lastEvent > STALE_MS) api('/api/state'); }, STALE_MS);
-}
+// ---- acting on the game ------------------------------------------------
 
 export async function play(move) {
   select(null);
@@ -347,4 +319,4 @@ document.addEventListener('keydown', (event) => {
   if (event.key === 'ArrowRight') goTo(state.moves.length + 1);
 });
 
-api('/api/state').then(connect);
+start();

@@ -2,10 +2,10 @@
 // lines about the position shown (1 to 5, chosen here), every move of a
 // line clickable to play the line up to it; during a game, each playing
 // engine's latest lines (both of them in engine vs engine); the evaluation
-// in words; and an engine's failure, as the server reports it.
+// in words; and an engine's failure, as the backend reports it.
 
 import { $ } from './draw.js';
-import { post, registerPanel, sideLabel } from './store.js';
+import { engineFault, post, registerPanel, sideLabel } from './store.js';
 
 let filled = false;
 
@@ -107,8 +107,9 @@ function render(state) {
     reports.appendChild(box);
   }
   const error = $('engine-error');
-  error.hidden = !state.engine_error;
-  error.textContent = state.engine_error || '';
+  const failure = state.engine_error || engineFault;
+  error.hidden = !failure;
+  error.textContent = failure;
 }
 
 function send() {

@@ -5,11 +5,13 @@
 
 import { $ } from './draw.js';
 import { play } from './page.js';
-import { familyOf, humanCanMove, registerPanel } from './store.js';
+import { familyOf, humanCanMove, local, registerPanel } from './store.js';
 
 function render(state) {
   const box = $('explorer');
   const silo = familyOf(state.variant) === 'silo';
+  // The static site has no tables: a note where the explorer would be.
+  $('explorer-note').hidden = !(local && silo);
   box.hidden = !silo || state.silo_tables.length === 0;
   if (box.hidden) return;
   const table = state.table;

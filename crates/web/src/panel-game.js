@@ -1,13 +1,14 @@
 // Panel: a new game. The game and, for Mixtour, its board (the standard
 // one or a shipped shape), then who plays each side: a human, or an
 // engine (stackfish at a level, or any engine the server was started
-// with); two engines play each other move by move. A StackAndConquer
-// board or saved game opened here starts a new game from it, with the
-// players chosen; the server reads the file.
+// with; the static site has stackfish only, and says so); two engines
+// play each other move by move. A StackAndConquer board or saved game
+// opened here starts a new game from it, with the players chosen; the
+// backend reads the file.
 
 import { $ } from './draw.js';
 import { gameOf } from './games.js';
-import { api, familyOf, post, registerPanel, resetFlip, select } from './store.js';
+import { api, familyOf, local, post, registerPanel, resetFlip, select } from './store.js';
 
 let filled = false;
 
@@ -35,6 +36,7 @@ function fillLevels(list) {
 
 function fill(state) {
   filled = true;
+  $('engines-note').hidden = !local;
   const variant = $('new-variant');
   for (const v of state.variants) {
     const o = document.createElement('option');

@@ -5,7 +5,7 @@
 
 import { $ } from './draw.js';
 import { copy, goTo } from './page.js';
-import { registerPanel, state } from './store.js';
+import { local, registerPanel, saveFile, state } from './store.js';
 
 const SUFFIX = { mistake: '?', blunder: '??' };
 
@@ -39,5 +39,15 @@ function render(state) {
 }
 
 $('copy-moves').addEventListener('click', () => copy(state.moves.concat(state.future).join(' '), 'move list'));
+
+// The record and the StackAndConquer files: links to the server's
+// downloads; on the static site, files made in the page.
+for (const id of ['download', 'save-stacksav', 'save-stackboard']) {
+  $(id).addEventListener('click', (event) => {
+    if (!local) return;
+    event.preventDefault();
+    saveFile('/' + $(id).getAttribute('href'));
+  });
+}
 
 registerPanel({ render });

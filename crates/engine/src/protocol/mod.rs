@@ -12,6 +12,10 @@
 
 pub mod command;
 
+/// The text of `info` lines, shared with the engine's users (the client,
+/// the board): one formatter and one parser, in `stackfish-ugi`.
+pub use stackfish_ugi::{InfoLine, Score, SearchLine};
+
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -378,25 +382,25 @@ fn bench(out: &Out, depth: Option<i32>) {
     out.line(&result.summary());
 }
 
-/// The UCI/UGI `info` line of one line of a search.
+/// The UCI/UGI `info` line of one line of a search: the search's data in
+/// the text crate's terms. Depth, seldepth and MultiPV are small and never
+/// negative, so they fit the line's `u32`s.
 pub fn info_line(info: &Info) -> String {
     let score = match mate_in(info.score) {
-        Some(n) => format!("mate {n}"),
-        None => format!("cp {}", info.score),
+        Some(n) => Score::Mate(n),
+        None => Score::Cp(info.score),
     };
-    let nps = info.nodes * 1000 / info.time_ms.max(1);
-    format!(
-        "info depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} hashfull {} pv {}",
-        info.depth,
-        info.seldepth,
-        info.multipv,
+    let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
+    stackfish_ugi::info_line(&SearchLine {
+        multipv: small(info.multipv),
+        depth: u32::try_from(info.depth).unwrap_or(0),
+        seldepth: small(info.seldepth),
         score,
-        info.nodes,
-        nps,
-        info.time_ms,
-        info.hashfull,
-        info.pv.join(" ")
-    )
+        nodes: info.nodes,
+        time_ms: info.time_ms,
+        hashfull: info.hashfull,
+        pv: &info.pv,
+    })
 }
 
 /// The loop with a reader thread and a search thread.

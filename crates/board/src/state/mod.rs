@@ -1,35 +1,31 @@
-//! The one game the web page shows: its line of moves with a cursor (the
-//! position shown), who plays each side, the analysis engine, the searches
-//! on background threads, and the state view the page reads.
+//! The one game the page shows: its line of moves with a cursor (the
+//! position shown), who plays each side, the analysis engine, the search
+//! running for one of them, and the state view the page reads.
 //!
 //! The seams are modules: `line` (new games, moves, the cursor, loaded
-//! positions), `search` (engine play, analysis, the search threads),
-//! `exports` (the record and the StackAndConquer files), `view` (what the
-//! page reads).
+//! positions), `search` (engine play, analysis, what comes back of a
+//! search), `exports` (the record and the StackAndConquer files), `view`
+//! (what the page reads).
 //!
 //! One search runs at a time: a player's engine when it is that player's
 //! turn, else the analysis engine when analysis is on. Requests never wait
-//! for a search thread: a search is cancelled by its stop flag and a stale
-//! generation number, and the next search thread waits for the old one.
+//! for a search: the host runs it (`crate::host`), a search is cancelled
+//! by a stop and a stale search id, and what a stale search sends back is
+//! dropped.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::thread::JoinHandle;
-use std::time::{SystemTime, UNIX_EPOCH};
 
-use tokio::sync::watch;
-
-use super::engines::{Roster, Searcher, BUILTIN};
-use super::error::{ApiError, ServeError};
+use super::error::{ApiError, BoardError};
 use super::eval::Eval;
-use super::explorer::TableView;
 use super::files::Shipped;
+use super::host::{Explorer, Host};
+use super::job::Report;
 use super::view::*;
-use stackfish_client::engine::Score;
+use super::BUILTIN;
+use stackfish_engine::protocol::Score;
 use stackfish_engine::MAX_LEVEL;
 use stackfish_games::{variants, AnyGame, MoveError, Outcome, Side};
-use stackfish_record::today;
-use stackfish_tables::TableSet;
+use stackfish_record::date_at;
 
 mod exports;
 mod line;
@@ -113,10 +109,19 @@ struct Note {
     ms: u64,
 }
 
+/// The search running, as the board remembers it.
 struct Search {
-    handle: JoinHandle<()>,
-    stop: Arc<AtomicBool>,
+    /// Its id: the `generation` it started with.
+    id: u64,
     role: Role,
+    engine: String,
+    /// The position searched: after this many moves, this side to move.
+    ply: usize,
+    side: Side,
+    /// The host's monotonic clock when it started.
+    started_ms: f64,
+    /// Its latest best line (`multipv 1`), for the move's note.
+    last: Option<Report>,
 }
 
 struct State {
@@ -134,37 +139,28 @@ struct State {
     default_player: Player,
     analysis: Option<AnalysisModeView>,
     search: Option<Search>,
-    /// Cancelled searches still finishing; the next search waits for them.
-    retiring: Vec<JoinHandle<()>>,
-    /// The searchers of player 1, player 2 and the analysis, with the name
-    /// of their engine; `None` while a search thread holds one.
-    searchers: [Option<(String, Box<dyn Searcher>)>; 3],
     reports: [Option<ReportView>; 3],
     /// The latest search's best line, for the compatible `analysis` field.
     last_best: Option<AnalysisView>,
     engine_error: Option<String>,
-    /// Bumped when a search starts or is cancelled: a search thread whose
-    /// number is stale must not touch the game.
+    /// Bumped when a search starts or is cancelled: what a search whose id
+    /// is stale sends back must not touch the game.
     generation: u64,
     version: u64,
     round: u64,
     date: String,
 }
 
-/// The web board's game and engines. Shared by all request threads.
+/// The board's game and engines. Shared by all request threads natively;
+/// one instance in the browser (a `Mutex` works without threads too).
 pub struct App {
     state: Mutex<State>,
-    roster: Roster,
-    /// The latest `version`, for the event streams of the pages.
-    changes: watch::Sender<u64>,
+    /// Every engine the page may choose, stackfish first.
+    engines: Vec<String>,
+    host: Box<dyn Host>,
     /// The boards of `boards/`, offered for a new game.
     shipped: Shipped,
-    /// `--silo-tables`: the explorer's tables.
-    tables: Option<TableSet>,
-    /// The explorer's view of the last position shown (its string, whether
-    /// the game was over): the state is sent after every engine line, the
-    /// position changes far less often.
-    explored: Mutex<Option<(String, bool, Option<TableView>)>>,
+    explorer: Option<Box<dyn Explorer>>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -180,12 +176,6 @@ fn new_game_of(variant: &str) -> Result<Box<dyn AnyGame>, ApiError> {
             variants::variant_names().join(", ")
         ))
     })
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 fn play_checked(game: &mut dyn AnyGame, text: &str) -> Result<String, ApiError> {
@@ -277,9 +267,16 @@ impl State {
     }
 }
 impl App {
-    /// `tables`: the Silo tables the explorer shows (`--silo-tables`).
-    pub fn new(roster: Roster, tables: Option<TableSet>) -> Result<Arc<App>, ServeError> {
+    /// A board offering `engines` (stackfish first; a name the host cannot
+    /// run fails that search), run by `host`, with the Silo table explorer
+    /// if there is one.
+    pub fn new(
+        engines: Vec<String>,
+        host: Box<dyn Host>,
+        explorer: Option<Box<dyn Explorer>>,
+    ) -> Result<Arc<App>, BoardError> {
         let game = new_game_of(DEFAULT_VARIANT)?;
+        let date = date_at(host.wall_ms());
         let mut state = State {
             game,
             future: Vec::new(),
@@ -289,36 +286,33 @@ impl App {
             default_player: Player::default(),
             analysis: None,
             search: None,
-            retiring: Vec::new(),
-            searchers: [None, None, None],
             reports: Default::default(),
             last_best: None,
             engine_error: None,
             generation: 0,
             version: 0,
             round: 1,
-            date: today(),
+            date,
         };
         state.reset_line();
         Ok(Arc::new(App {
             state: Mutex::new(state),
-            roster,
-            changes: watch::channel(0).0,
+            engines,
+            host,
             shipped: Shipped::load()?,
-            tables,
-            explored: Mutex::new(None),
+            explorer,
         }))
     }
 
-    /// Tells of every change of the state from now on.
-    pub fn subscribe(&self) -> watch::Receiver<u64> {
-        self.changes.subscribe()
-    }
-
-    /// Marks a change: readers see a new version, event streams wake up.
+    /// Marks a change: readers see a new version, the host tells the pages.
     fn bump(&self, st: &mut State) {
         st.version += 1;
-        self.changes.send_replace(st.version);
+        self.host.changed(st.version);
+    }
+
+    /// Today's date for a new game's record.
+    fn today(&self) -> String {
+        date_at(self.host.wall_ms())
     }
 
     pub fn state(&self) -> StateView {

@@ -4,7 +4,7 @@
 use super::super::files::{self, BoardsView, Export};
 use super::{lock, App, Player};
 use crate::error::ApiError;
-use stackfish_client::engine::Score;
+use stackfish_engine::protocol::Score;
 use stackfish_games::Outcome;
 use stackfish_record::{GameRecord, MoveRecord};
 

@@ -1,17 +1,16 @@
-//! Engine play and analysis: which search runs, its thread, and what it
-//! reports.
+//! Engine play and analysis: which search runs, when it stops, and what
+//! comes back of it (reports, its finish, a failed engine).
 
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::Instant;
 
-use super::super::engines::{Finish, Job, JobLimit, Report, Searcher, BUILTIN};
 use super::super::eval::Eval;
+use super::super::host::SearchOrder;
+use super::super::job::{Finish, Job, JobLimit, Report};
 use super::super::view::*;
-use super::{lock, now_ms, App, Note, Player, Role, Search, State, MAX_ANALYSIS_LINES};
+use super::{lock, App, Note, Player, Role, Search, State, MAX_ANALYSIS_LINES};
 use crate::error::ApiError;
-use stackfish_games::{Outcome, Side};
+use crate::BUILTIN;
+use stackfish_games::Outcome;
 
 impl App {
     /// The engine moves now for the side to move: that side's engine, or
@@ -49,7 +48,7 @@ impl App {
                     role: Role::Player(_),
                     ..
                 },
-            ) => s.stop.store(true, Relaxed),
+            ) => self.host.stop(s.id),
             _ => return Err(ApiError::conflict("the engine is not thinking")),
         }
         Ok(self.view(&st))
@@ -106,38 +105,26 @@ impl App {
         Ok(self.view(&st))
     }
 
-    /// Stops every search, waits for the threads, and ends the engines'
-    /// processes: for a clean shutdown.
+    /// Stops every search, waits for the host to end them, and ends the
+    /// engines: for a clean shutdown.
     pub fn shutdown(&self) {
-        let handles = {
+        {
             let mut st = lock(&self.state);
             st.analysis = None;
             st.players = [None, None];
             self.cancel_search(&mut st);
-            std::mem::take(&mut st.retiring)
-        };
-        for h in handles {
-            let _ = h.join();
         }
-        let searchers: Vec<_> = {
-            let mut st = lock(&self.state);
-            st.searchers.iter_mut().filter_map(Option::take).collect()
-        };
-        for (_, s) in searchers {
-            s.close();
-        }
+        self.host.shutdown();
     }
 
     /// Ends the running search, if any, without playing its move.
     pub(super) fn cancel_search(&self, st: &mut State) {
         st.generation += 1;
         if let Some(search) = st.search.take() {
-            search.stop.store(true, Relaxed);
+            self.host.stop(search.id);
             if let Some(r) = st.reports[search.role.slot()].as_mut() {
                 r.running = false;
             }
-            st.retiring.retain(|h| !h.is_finished());
-            st.retiring.push(search.handle);
             self.bump(st);
         }
     }
@@ -196,113 +183,80 @@ impl App {
             multipv,
         };
         st.generation += 1;
-        let generation = st.generation;
-        let stop = Arc::new(AtomicBool::new(false));
-        let waits: Vec<JoinHandle<()>> = std::mem::take(&mut st.retiring);
-        let side = st.game.side_to_move();
+        let id = st.generation;
+        let (ply, side) = (st.ply(), st.game.side_to_move());
+        let order = SearchOrder {
+            search: id,
+            slot: role.slot(),
+            engine: player.engine.clone(),
+            job,
+        };
+        self.host.start(self, order)?;
         st.reports[role.slot()] = Some(ReportView {
             engine: player.engine.clone(),
-            ply: st.ply(),
+            ply,
             side: side_name(side),
             running: true,
             lines: Vec::new(),
         });
-        let app = Arc::clone(self);
-        let (flag, engine) = (stop.clone(), player.engine.clone());
-        let spawned = std::thread::Builder::new()
-            .name("web-search".into())
-            .spawn(move || app.run_search(waits, role, engine, job, generation, flag));
-        match spawned {
-            Ok(handle) => {
-                st.search = Some(Search { handle, stop, role });
-                st.engine_error = None;
-                self.bump(st);
-                Ok(())
+        st.search = Some(Search {
+            id,
+            role,
+            engine: player.engine.clone(),
+            ply,
+            side,
+            started_ms: self.host.now_ms(),
+            last: None,
+        });
+        st.engine_error = None;
+        self.bump(st);
+        Ok(())
+    }
+
+    /// Whether `search` is the one running: a host skips a search that was
+    /// cancelled before it could begin.
+    pub fn is_current(&self, search: u64) -> bool {
+        let st = lock(&self.state);
+        st.search.as_ref().is_some_and(|s| s.id == search)
+    }
+
+    /// One line of search `search`'s report, as it comes.
+    pub fn report(&self, search: u64, report: Report) {
+        let mut st = lock(&self.state);
+        let Some(running) = st.search.as_ref().filter(|s| s.id == search) else {
+            return;
+        };
+        let (slot, ply, side) = (running.role.slot(), running.ply, running.side);
+        self.take_report(&mut st, slot, ply, side, &report);
+        if report.multipv == 1 {
+            if let Some(s) = st.search.as_mut() {
+                s.last = Some(report);
             }
-            Err(e) => Err(ApiError::new(
-                503,
-                format!("cannot start the engine thread: {e}"),
-            )),
         }
     }
 
-    /// The body of a search thread: wait for cancelled searches to end,
-    /// think, then play the move unless the search was cancelled meanwhile.
-    pub(super) fn run_search(
-        self: Arc<Self>,
-        waits: Vec<JoinHandle<()>>,
-        role: Role,
-        engine: String,
-        job: Job,
-        generation: u64,
-        stop: Arc<AtomicBool>,
-    ) {
-        for h in waits {
-            let _ = h.join();
-        }
-        let slot = role.slot();
-        let held = lock(&self.state).searchers[slot].take();
-        let mut searcher = match held {
-            Some((name, s)) if name == engine => s,
-            other => {
-                if let Some((_, old)) = other {
-                    old.close();
-                }
-                match self.roster.searcher(&engine) {
-                    Some(s) => s,
-                    None => return,
-                }
-            }
-        };
-        let ply = job.moves.len();
-        let side = {
-            let st = lock(&self.state);
-            if st.generation != generation {
-                drop(st);
-                self.give_back(slot, engine, searcher);
-                return;
-            }
-            st.game.side_to_move()
-        };
-        let started = Instant::now();
-        let mut last: Option<Report> = None;
-        let result = searcher.run(&job, &stop, &mut |report| {
-            let mut st = lock(&self.state);
-            if st.generation != generation {
-                return;
-            }
-            self.take_report(&mut st, slot, ply, side, &report);
-            if report.multipv == 1 {
-                last = Some(report);
-            }
-        });
-        let result = match result {
-            Ok(finish) => Ok(finish),
-            Err(what) => {
-                {
-                    let mut st = lock(&self.state);
-                    if st.generation == generation {
-                        st.engine_error = Some(format!("{what}; restarting it"));
-                        self.bump(&mut st);
-                    }
-                }
-                let restarted = searcher.restart(job.variant);
-                Err(match restarted {
-                    Ok(()) => format!("{what}; restarted it"),
-                    // A command that cannot start fails the same way twice.
-                    Err(e) if e.to_string() == what.to_string() => {
-                        format!("{what}; restarting failed too")
-                    }
-                    Err(e) => format!("{what}; restarting failed: {e}"),
-                })
-            }
-        };
-        lock(&self.state).searchers[slot] = Some((engine.clone(), searcher));
+    /// The engine of search `search` failed and is being restarted: shown
+    /// at once, before the (slow) restart and the finish.
+    pub fn engine_failing(&self, search: u64, text: String) {
         let mut st = lock(&self.state);
-        if st.generation != generation {
+        if st.search.as_ref().is_some_and(|s| s.id == search) {
+            st.engine_error = Some(text);
+            self.bump(&mut st);
+        }
+    }
+
+    /// Search `search` ended: its move is played if it was a player's, and
+    /// what should run next starts. `Err`: its engine failed, with the text
+    /// the page shows.
+    pub fn finish(self: &Arc<Self>, search: u64, result: Result<Finish, String>) {
+        let mut st = lock(&self.state);
+        if st.search.as_ref().is_none_or(|s| s.id != search) {
             return;
         }
-        st.search = None;
+        let Some(done) = st.search.take() else {
+            return;
+        };
+        let slot = done.role.slot();
         if let Some(r) = st.reports[slot].as_mut() {
             r.running = false;
         }
@@ -314,17 +268,19 @@ impl App {
                 return;
             }
         };
-        let Role::Player(_) = role else {
-            // Analysis ends only when stopped, and then its generation is stale.
+        let Role::Player(_) = done.role else {
+            // Analysis ends only when stopped, and then its id is stale.
             return;
         };
+        let (ply, side, last, engine) = (done.ply, done.side, done.last, done.engine);
         match finish {
             Finish::Move { mv } => match st.game.play_text(&mv) {
                 Ok(canonical) => {
+                    let elapsed = self.host.now_ms() - done.started_ms;
                     let note = Note {
                         score: last.as_ref().map(|r| r.score),
                         depth: last.as_ref().map_or(0, |r| r.depth),
-                        ms: started.elapsed().as_millis() as u64,
+                        ms: elapsed.max(0.0) as u64,
                     };
                     st.push_move(canonical, Some(note));
                     // The engine's score of its move is its view of the
@@ -347,11 +303,6 @@ impl App {
         }
     }
 
-    /// Puts a searcher back for the next search of its role.
-    pub(super) fn give_back(&self, slot: usize, engine: String, searcher: Box<dyn Searcher>) {
-        lock(&self.state).searchers[slot] = Some((engine, searcher));
-    }
-
     /// One line of a running search: into its report, and the best line
     /// into the position's evaluation.
     pub(super) fn take_report(
@@ -359,7 +310,7 @@ impl App {
         st: &mut State,
         slot: usize,
         ply: usize,
-        side: Side,
+        side: stackfish_games::Side,
         r: &Report,
     ) {
         let eval = Eval::new(r.score, side, r.depth);
@@ -371,7 +322,7 @@ impl App {
             pv: r.pv.clone(),
             nodes: r.nodes,
             time_ms: r.time_ms,
-            at_ms: now_ms(),
+            at_ms: self.host.wall_ms(),
         };
         if let Some(report) = st.reports[slot].as_mut() {
             match report.lines.iter().position(|l| l.multipv == r.multipv) {

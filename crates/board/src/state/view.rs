@@ -1,31 +1,21 @@
 //! The state view the page reads, built from the game under its lock.
 
-use super::super::board;
 use super::super::eval;
-use super::super::explorer::{self, TableView};
+use super::super::position;
 use super::super::view::*;
-use super::{lock, App, Player, Role, Search, State};
+use super::{App, Player, Role, Search, State};
 use stackfish_games::{variants, Outcome};
 
 impl App {
-    /// The explorer's view of the position shown, if it is Silo and a table
-    /// covers it.
-    pub(super) fn explore(&self, st: &State) -> Option<TableView> {
-        let tables = self.tables.as_ref()?;
-        if st.game.variant_name().split('-').next() != Some("silo") {
+    /// The explorer's view of the position shown, if it is Silo and a
+    /// table covers it.
+    fn explore(&self, st: &State) -> Option<TableView> {
+        let explorer = self.explorer.as_ref()?;
+        let variant = st.game.variant_name();
+        if variant.split('-').next() != Some("silo") {
             return None;
         }
-        let fen = st.game.fen();
-        let over = st.game.outcome().is_over();
-        let mut cached = lock(&self.explored);
-        if let Some((f, o, view)) = cached.as_ref() {
-            if *f == fen && *o == over {
-                return view.clone();
-            }
-        }
-        let view = explorer::explore(tables, &fen, over);
-        *cached = Some((fen, over, view.clone()));
-        view
+        explorer.explore(variant, &st.game.fen(), st.game.outcome().is_over())
     }
 
     pub(super) fn view(&self, st: &State) -> StateView {
@@ -50,7 +40,7 @@ impl App {
             moves,
             future: st.future.iter().rev().cloned().collect(),
             side_to_move: side_name(st.game.side_to_move()),
-            position: board::position_view(st.game.as_ref(), &legal_moves),
+            position: position::position_view(st.game.as_ref(), &legal_moves),
             legal_moves,
             outcome: match outcome {
                 Outcome::Ongoing => OutcomeView {
@@ -76,7 +66,7 @@ impl App {
                 p1: st.players[0].as_ref().map(Player::view),
                 p2: st.players[1].as_ref().map(Player::view),
             },
-            engines: self.roster.names(),
+            engines: self.engines.clone(),
             thinking: matches!(
                 st.search,
                 Some(Search {
@@ -104,9 +94,9 @@ impl App {
             board: board_view(st.game.variant_name()),
             table: self.explore(st),
             silo_tables: self
-                .tables
+                .explorer
                 .as_ref()
-                .map(explorer::configs)
+                .map(|e| e.configs())
                 .unwrap_or_default(),
         }
     }

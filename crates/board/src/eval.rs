@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use stackfish_client::engine::Score;
+use stackfish_engine::protocol::Score;
 use stackfish_games::Side;
 
 /// Scores are compared clamped to this (centi-units): beyond it a game is

@@ -9,17 +9,16 @@ use super::{lock, new_game_of, play_checked, App, Player, Role, Search, State, D
 use super::{MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS};
 use crate::error::ApiError;
 use stackfish_engine::MAX_LEVEL;
-use stackfish_record::today;
 use stackfish_search as search;
 
 impl App {
     pub(super) fn check_engine(&self, name: &str) -> Result<(), ApiError> {
-        if self.roster.knows(name) {
+        if self.engines.iter().any(|e| e == name) {
             Ok(())
         } else {
             Err(ApiError::bad_request(format!(
                 "unknown engine {name:?}; known: {}",
-                self.roster.names().join(", ")
+                self.engines.join(", ")
             )))
         }
     }
@@ -130,7 +129,7 @@ impl App {
         st.players = players;
         st.default_player = default_player;
         st.round += 1;
-        st.date = today();
+        st.date = self.today();
         st.reset_line();
         self.bump(&mut st);
         self.next_search(&mut st, true)?;
@@ -269,7 +268,7 @@ impl App {
         self.cancel_search(&mut st);
         st.game = game;
         st.round += 1;
-        st.date = today();
+        st.date = self.today();
         st.reset_line();
         self.bump(&mut st);
         self.next_search(&mut st, false)?;

@@ -4,10 +4,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::board::PositionView;
 use super::eval::{Eval, Mark};
-use super::explorer::TableView;
 use super::files::FileRequest;
+use super::position::PositionView;
 use stackfish_games::Side;
 
 // ---- requests -------------------------------------------------------------
@@ -263,4 +262,34 @@ pub fn side_name(side: Side) -> &'static str {
         Side::P1 => "p1",
         Side::P2 => "p2",
     }
+}
+
+/// What the page shows of a Silo position a table covers (the explorer,
+/// where the host has tables).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableView {
+    /// The table's configuration: "1 x 4 row, 4 + 4 checkers".
+    pub config: String,
+    /// "Red to move wins in 31 plies".
+    pub value: String,
+    /// For the side to move: `win`, `loss` or `draw`.
+    pub result: &'static str,
+    /// Plies to the end with best play (0 for a draw).
+    pub plies: u16,
+    /// Every legal move, best first for the side to move; none when the
+    /// game is over.
+    pub moves: Vec<TableMoveView>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TableMoveView {
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// The position after the move, for its side to move: "Blue to move
+    /// loses in 30 plies".
+    pub value: String,
+    /// For the player making the move: `win`, `loss` or `draw`.
+    pub result: &'static str,
+    /// Plies to the end after the move.
+    pub plies: u16,
 }
