@@ -3,8 +3,8 @@
 //! engine (the external engines natively, stackfish in the browser's
 //! worker) and the reading of the engine's `info` and `bestmove` lines.
 
-use stackfish_engine::protocol::{InfoLine, Score};
-use stackfish_search::{self as search, Info};
+use stackfish_engine::protocol::{info_score, InfoLine, Score};
+use stackfish_search::Info;
 
 /// One search as the board asks for it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,10 +95,7 @@ impl Report {
         Report {
             multipv: u32::try_from(info.multipv).unwrap_or(1).max(1),
             depth: info.depth.max(0) as u32,
-            score: match search::mate_in(info.score) {
-                Some(n) => Score::Mate(n),
-                None => Score::Cp(info.score),
-            },
+            score: info_score(info.score),
             nodes: info.nodes,
             time_ms: info.time_ms,
             pv: info.pv.clone(),

@@ -382,20 +382,25 @@ fn bench(out: &Out, depth: Option<i32>) {
     out.line(&result.summary());
 }
 
+/// A search score as `info` lines give it: a mate in moves once the search
+/// has proved one, centipawns otherwise.
+pub fn info_score(score: i32) -> Score {
+    match mate_in(score) {
+        Some(n) => Score::Mate(n),
+        None => Score::Cp(score),
+    }
+}
+
 /// The UCI/UGI `info` line of one line of a search: the search's data in
 /// the text crate's terms. Depth, seldepth and MultiPV are small and never
 /// negative, so they fit the line's `u32`s.
 pub fn info_line(info: &Info) -> String {
-    let score = match mate_in(info.score) {
-        Some(n) => Score::Mate(n),
-        None => Score::Cp(info.score),
-    };
     let small = |n: usize| u32::try_from(n).unwrap_or(u32::MAX);
     stackfish_ugi::info_line(&SearchLine {
         multipv: small(info.multipv),
         depth: u32::try_from(info.depth).unwrap_or(0),
         seldepth: small(info.seldepth),
-        score,
+        score: info_score(info.score),
         nodes: info.nodes,
         time_ms: info.time_ms,
         hashfull: info.hashfull,

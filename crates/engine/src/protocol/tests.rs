@@ -105,3 +105,28 @@ fn an_infinite_answer_waits_for_stop_and_commands_wait_for_it() {
     assert_eq!(lines[1], "response true");
     assert!(!p.line("quit"));
 }
+
+#[test]
+fn info_lines_give_proved_wins_and_losses_as_mates_in_moves() {
+    use super::{info_line, InfoLine, Score};
+    use stackfish_search::{Info, WIN};
+    // A win 5 plies away is mate in 3 moves; a loss 4 plies away, mate -2.
+    for (score, expected) in [
+        (WIN - 5, Score::Mate(3)),
+        (4 - WIN, Score::Mate(-2)),
+        (-35, Score::Cp(-35)),
+    ] {
+        let info = Info {
+            multipv: 1,
+            depth: 6,
+            seldepth: 7,
+            score,
+            nodes: 500,
+            time_ms: 2,
+            hashfull: 0,
+            pv: vec!["c3".into()],
+        };
+        let line = info_line(&info);
+        assert_eq!(InfoLine::parse(&line).score, Some(expected), "{line}");
+    }
+}
