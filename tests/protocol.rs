@@ -680,7 +680,8 @@ fn perft_and_bench_answer_isready_and_quit_while_they_run() {
 
 #[test]
 fn unknown_input_is_echoed_escaped_and_cut() {
-    let long = "y".repeat(1_000_000);
+    // Under the input line bound (a longer line is cut unread).
+    let long = "y".repeat(60_000);
     let out = piped(&format!(
         "hello\rworld\u{1b}[2J\u{7}\n{long}\nsetoption name Le\u{1b}vl value 3\n"
     ));
@@ -692,10 +693,52 @@ fn unknown_input_is_echoed_escaped_and_cut() {
     assert_eq!(
         lines[1],
         format!(
-            "info string unknown command: {}... (1000000 characters)",
+            "info string unknown command: {}... (60000 characters)",
             "y".repeat(80)
         )
     );
     assert_eq!(lines[2], "info string error: unknown option 'Le\\u{1b}vl'");
     assert!(!out.contains('\r') && !out.contains('\u{1b}'), "{out:?}");
+}
+
+/// The peak resident memory of process `pid` in kB (VmHWM).
+fn peak_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/<pid>/status")
+}
+
+#[test]
+fn a_line_too_long_is_cut_while_it_is_read_and_the_engine_goes_on() {
+    // 10 MB with no newline, then `isready`; the peak memory before and
+    // after (a whole line held would add 10 MB).
+    let (mut child, mut stdin, rx) = interactive();
+    let pid = child.id();
+    writeln!(stdin, "isready").unwrap();
+    wait_for(&rx, "readyok", Duration::from_secs(10));
+    let before = peak_kb(pid);
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..10 {
+            stdin.write_all(&chunk).unwrap();
+        }
+        stdin.write_all(b"\nisready\n").unwrap();
+        stdin
+    });
+    let seen = wait_for(&rx, "readyok", Duration::from_secs(10));
+    assert_eq!(
+        seen,
+        [
+            "info string error: input line of more than 65536 bytes cut; ignored",
+            "readyok"
+        ]
+    );
+    let grown = peak_kb(pid).saturating_sub(before);
+    assert!(grown < 2 * 1024, "the peak grew by {grown} kB");
+    let mut stdin = writer.join().unwrap();
+    writeln!(stdin, "quit").unwrap();
+    exits_within(&mut child, Duration::from_secs(5));
 }

@@ -24,6 +24,68 @@ use stackfish_games::Side;
 use stackfish_search::{mate_in, Info, Shared};
 
 pub const ENGINE_NAME: &str = "stackfish";
+
+/// The longest input line read; the rest of a longer one, up to its
+/// newline, is discarded as it arrives, so a line with no end costs no
+/// memory.
+pub const MAX_INPUT_LINE_BYTES: usize = 64 * 1024;
+
+/// What the engine answers to a line longer than `MAX_INPUT_LINE_BYTES`.
+fn line_too_long() -> String {
+    format!("error: input line of more than {MAX_INPUT_LINE_BYTES} bytes cut; ignored")
+}
+
+/// One input line, read with a bound.
+enum Input {
+    Line(String),
+    /// A line longer than `MAX_INPUT_LINE_BYTES`, read to its end and dropped.
+    TooLong,
+}
+
+/// The next input line, `None` at end of input (or when it cannot be read).
+fn read_input(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<Input> {
+    buf.clear();
+    let mut cut = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if chunk.is_empty() {
+            // A last line without a newline still counts.
+            if buf.is_empty() && !cut {
+                return None;
+            }
+            break;
+        }
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
+        };
+        let room = MAX_INPUT_LINE_BYTES - buf.len();
+        if part.len() > room {
+            cut = true;
+            buf.clear();
+        } else if !cut {
+            buf.extend_from_slice(part);
+        }
+        let used = part.len() + usize::from(done);
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    if cut {
+        return Some(Input::TooLong);
+    }
+    let line = match std::str::from_utf8(buf) {
+        Ok(text) => text.strip_suffix('\r').unwrap_or(text).to_string(),
+        // Invalid UTF-8 becomes an unknown command rather than an end.
+        Err(_) => "<invalid utf-8>".to_string(),
+    };
+    Some(Input::Line(line))
+}
 pub const AUTHOR: &str = "the stackfish developers";
 
 /// Lines to the GUI, each written whole and flushed at once.
@@ -64,12 +126,18 @@ pub fn run_with(
 }
 
 /// Runs the protocol until `quit` or end of input on the calling thread.
-pub fn run_inline(host: Host, input: impl BufRead, output: impl Write + Send + 'static) {
+pub fn run_inline(host: Host, mut input: impl BufRead, output: impl Write + Send + 'static) {
     let mut protocol = Protocol::new(host, output);
-    for line in input.lines() {
-        // Invalid UTF-8 becomes an unknown command rather than an end.
-        let line = line.unwrap_or_else(|_| "<invalid utf-8>".to_string());
-        if !protocol.line(&line) {
+    let mut buf = Vec::new();
+    while let Some(read) = read_input(&mut input, &mut buf) {
+        let more = match read {
+            Input::Line(line) => protocol.line(&line),
+            Input::TooLong => {
+                protocol.state.info_string(&line_too_long());
+                true
+            }
+        };
+        if !more {
             return;
         }
     }
@@ -407,27 +475,35 @@ mod threaded {
     use std::sync::mpsc::{channel, Sender};
     use std::time::Duration;
 
-    use super::{answer, info_line, start_go, table_problems, Host, Job, Out, State};
+    use super::{
+        answer, info_line, line_too_long, read_input, start_go, table_problems, Host, Input, Job,
+        Out, State,
+    };
     use crate::Engine;
 
     enum Event {
         Line(String),
+        /// A line too long, dropped: answered at once, also mid-search.
+        TooLong,
         Eof,
         SearchDone(Box<Engine>),
     }
 
     pub(super) fn run(
         host: Host,
-        input: impl BufRead + Send + 'static,
+        mut input: impl BufRead + Send + 'static,
         output: impl Write + Send + 'static,
     ) {
         let (tx, rx) = channel();
         let reader_tx = tx.clone();
         std::thread::spawn(move || {
-            for line in input.lines() {
-                // Invalid UTF-8 becomes an unknown command rather than an end.
-                let line = line.unwrap_or_else(|_| "<invalid utf-8>".to_string());
-                if reader_tx.send(Event::Line(line)).is_err() {
+            let mut buf = Vec::new();
+            while let Some(read) = read_input(&mut input, &mut buf) {
+                let event = match read {
+                    Input::Line(line) => Event::Line(line),
+                    Input::TooLong => Event::TooLong,
+                };
+                if reader_tx.send(event).is_err() {
                     return;
                 }
             }
@@ -441,6 +517,7 @@ mod threaded {
             match event {
                 Event::Line(line) if s.engine.is_none() => s.during_search(line),
                 Event::Line(line) => stoppable = handle(&mut s, &line, &tx),
+                Event::TooLong => s.info_string(&line_too_long()),
                 // The end of input is `quit`, also during a search.
                 Event::Eof if s.engine.is_none() => {
                     s.quitting = true;
