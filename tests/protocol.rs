@@ -742,3 +742,31 @@ fn a_line_too_long_is_cut_while_it_is_read_and_the_engine_goes_on() {
     writeln!(stdin, "quit").unwrap();
     exits_within(&mut child, Duration::from_secs(5));
 }
+
+#[test]
+fn stop_ends_perft_and_bench_with_no_total_and_the_engine_goes_on() {
+    for (job, stopped) in [
+        ("go perft 9", "info string perft stopped; no total"),
+        ("bench 30", "info string bench stopped; no total"),
+    ] {
+        let (mut child, mut stdin, rx) = interactive();
+        writeln!(stdin, "position startpos\n{job}").unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        writeln!(stdin, "stop").unwrap();
+        let seen = wait_for(&rx, stopped, Duration::from_secs(10));
+        assert!(
+            !seen
+                .iter()
+                .any(|l| l.starts_with("Nodes searched") || l.ends_with(" nps")),
+            "{job}: {seen:?}"
+        );
+        // It goes on answering, and the next job is not stopped at once.
+        writeln!(stdin, "isready\ngo perft 2").unwrap();
+        wait_for(&rx, "readyok", Duration::from_secs(10));
+        let seen = wait_for(&rx, "Nodes searched", Duration::from_secs(10));
+        // 25 placements, each with 24 replies.
+        assert_eq!(seen.last().unwrap(), "Nodes searched: 600", "{seen:?}");
+        writeln!(stdin, "quit").unwrap();
+        exits_within(&mut child, Duration::from_secs(5));
+    }
+}

@@ -200,7 +200,7 @@ impl Protocol {
         let out = self.state.out.clone();
         let params = match job {
             Job::Go(params) => params,
-            other => return other.run(&out, engine),
+            other => return other.run(&out, engine, &self.state.stopped),
         };
         start_go(&out, engine, &params);
         self.state.stop = engine.shared().clone();
@@ -248,26 +248,32 @@ struct State {
 }
 
 /// What a command hands back to run on the search thread: a search, or
-/// `go perft` and `bench`, which run to their end (`stop` does not end
-/// them; `quit` ends the program at once).
+/// `go perft` and `bench`, which `stop` ends with no total (`quit` ends
+/// the program at once).
 enum Job {
     Go(GoParams),
     Perft(u32),
-    Bench(Option<i32>),
+    /// The depth, and the table the bench searches with (the one `stop`
+    /// sets the flag of).
+    Bench(Option<i32>, Arc<Shared>),
 }
 
 impl Job {
-    /// Runs `go perft` or `bench` (not `go`, which needs the loop).
-    fn run(self, out: &Out, engine: &Engine) {
+    /// Runs `go perft` or `bench` (not `go`, which needs the loop) until its
+    /// end or `stopped`.
+    fn run(self, out: &Out, engine: &Engine, stopped: &AtomicBool) {
         match self {
             Job::Go(_) => {}
-            Job::Perft(depth) => {
-                let report = engine.session().game().perft(depth, true);
-                for l in report.lines() {
-                    out.line(l);
+            Job::Perft(depth) => match engine.session().game().perft_until(depth, true, stopped) {
+                Some(report) => report.lines().for_each(|l| out.line(l)),
+                None => out.line("info string perft stopped; no total"),
+            },
+            Job::Bench(depth, shared) => {
+                match crate::bench_until(depth, &shared, stopped, &mut |l| out.line(l)) {
+                    Some(result) => out.line(&result.summary()),
+                    None => out.line("info string bench stopped; no total"),
                 }
             }
-            Job::Bench(depth) => bench(out, depth),
         }
     }
 }
@@ -313,6 +319,14 @@ impl State {
         self.stop.stop.store(true, Relaxed);
     }
 
+    /// Before `go perft` or `bench`: `stop` now sets `shared`'s flag and
+    /// `stopped`; after `quit` (a queued job) they are stopped at once.
+    fn arm_job(&mut self, shared: Arc<Shared>) {
+        self.stop = shared;
+        self.stopped.store(self.quitting, Relaxed);
+        self.stop.stop.store(self.quitting, Relaxed);
+    }
+
     /// Carries out one command; a `go`, `go perft` or `bench` is handed
     /// back for the caller to run.
     fn handle(&mut self, line: &str) -> Option<Job> {
@@ -345,7 +359,11 @@ impl State {
                 }
             }
             Command::Go(params) => return Some(Job::Go(params)),
-            Command::GoPerft(depth) => return Some(Job::Perft(depth)),
+            Command::GoPerft(depth) => {
+                let shared = engine.shared().clone();
+                self.arm_job(shared);
+                return Some(Job::Perft(depth));
+            }
             Command::Stop => {}
             Command::Quit => self.quitting = true,
             Command::Query(q) => {
@@ -366,7 +384,11 @@ impl State {
                     self.out.line(l);
                 }
             }
-            Command::Bench(depth) => return Some(Job::Bench(depth)),
+            Command::Bench(depth) => {
+                let shared = Arc::new(Shared::new(crate::BENCH_HASH_MB));
+                self.arm_job(shared.clone());
+                return Some(Job::Bench(depth, shared));
+            }
         }
         None
     }
@@ -439,11 +461,6 @@ pub fn option_line(option: &EngineOption) -> String {
         Kind::Button => format!("option name {name} type button"),
         Kind::Text { default } => format!("option name {name} type string default {default}"),
     }
-}
-
-fn bench(out: &Out, depth: Option<i32>) {
-    let result = crate::bench(depth, &mut |l| out.line(l));
-    out.line(&result.summary());
 }
 
 /// The UCI/UGI `info` line of one line of a search.
@@ -551,9 +568,9 @@ mod threaded {
                 let Some(engine) = s.engine.take() else {
                     return true;
                 };
-                let (out, events) = (s.out.clone(), events.clone());
+                let (out, events, stopped) = (s.out.clone(), events.clone(), s.stopped.clone());
                 std::thread::spawn(move || {
-                    job.run(&out, &engine);
+                    job.run(&out, &engine, &stopped);
                     let _ = events.send(Event::SearchDone(Box::new(engine)));
                 });
                 return false;

@@ -115,7 +115,7 @@ fn input_lines_are_read_up_to_the_bound_and_a_longer_one_is_dropped() {
     let mut bytes = text.into_bytes();
     let invalid = bytes.len() - 5;
     bytes[invalid] = 0xff; // not UTF-8
-    // A small buffer, so that lines arrive in pieces.
+                           // A small buffer, so that lines arrive in pieces.
     let mut input = std::io::BufReader::with_capacity(1000, &bytes[..]);
     let mut buf = Vec::new();
     let mut read = Vec::new();
@@ -127,6 +127,13 @@ fn input_lines_are_read_up_to_the_bound_and_a_longer_one_is_dropped() {
     }
     assert_eq!(
         read,
-        ["isready", &at_bound, "<too long>", "d", "", "<invalid utf-8>"]
+        [
+            "isready",
+            &at_bound,
+            "<too long>",
+            "d",
+            "",
+            "<invalid utf-8>"
+        ]
     );
 }
