@@ -770,3 +770,22 @@ fn stop_ends_perft_and_bench_with_no_total_and_the_engine_goes_on() {
         exits_within(&mut child, Duration::from_secs(5));
     }
 }
+
+#[test]
+fn an_unknown_game_and_bad_go_values_are_echoed_escaped_and_cut() {
+    // Under the input line bound (the parser's own test takes 1 MB).
+    let token = "\u{1b}[2J".to_string() + &"q".repeat(60_000);
+    let out = piped(&format!(
+        "setoption name Game value {token}\ngo depth {token}\ngo movetime -\u{1b}5\nquit\n"
+    ));
+    let cut = format!("\\u{{1b}}[2J{}... (1000004 characters)", "q".repeat(76));
+    let cut = cut.replace("1000004", "60004");
+    for expected in [
+        format!("info string error: option Game: unknown game '{cut}' (known: "),
+        format!("info string go: 'depth' needs a number, got '{cut}'; ignored"),
+        "info string go: 'movetime' needs a number, got '-\\u{1b}5'; ignored".to_string(),
+    ] {
+        assert!(out.contains(&expected), "{expected}\n{out:.2000}");
+    }
+    assert!(!out.contains('\u{1b}') && out.len() < 10_000, "{out:.2000}");
+}
