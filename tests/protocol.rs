@@ -680,7 +680,8 @@ fn perft_and_bench_answer_isready_and_quit_while_they_run() {
 
 #[test]
 fn unknown_input_is_echoed_escaped_and_cut() {
-    let long = "y".repeat(1_000_000);
+    // Under the input line bound (a longer line is cut unread).
+    let long = "y".repeat(60_000);
     let out = piped(&format!(
         "hello\rworld\u{1b}[2J\u{7}\n{long}\nsetoption name Le\u{1b}vl value 3\n"
     ));
@@ -692,10 +693,99 @@ fn unknown_input_is_echoed_escaped_and_cut() {
     assert_eq!(
         lines[1],
         format!(
-            "info string unknown command: {}... (1000000 characters)",
+            "info string unknown command: {}... (60000 characters)",
             "y".repeat(80)
         )
     );
     assert_eq!(lines[2], "info string error: unknown option 'Le\\u{1b}vl'");
     assert!(!out.contains('\r') && !out.contains('\u{1b}'), "{out:?}");
+}
+
+/// The peak resident memory of process `pid` in kB (VmHWM).
+fn peak_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/<pid>/status")
+}
+
+#[test]
+fn a_line_too_long_is_cut_while_it_is_read_and_the_engine_goes_on() {
+    // 10 MB with no newline, then `isready`; the peak memory before and
+    // after (a whole line held would add 10 MB).
+    let (mut child, mut stdin, rx) = interactive();
+    let pid = child.id();
+    writeln!(stdin, "isready").unwrap();
+    wait_for(&rx, "readyok", Duration::from_secs(10));
+    let before = peak_kb(pid);
+    let writer = std::thread::spawn(move || {
+        let chunk = vec![b'x'; 1 << 20];
+        for _ in 0..10 {
+            stdin.write_all(&chunk).unwrap();
+        }
+        stdin.write_all(b"\nisready\n").unwrap();
+        stdin
+    });
+    let seen = wait_for(&rx, "readyok", Duration::from_secs(10));
+    assert_eq!(
+        seen,
+        [
+            "info string error: input line of more than 65536 bytes cut; ignored",
+            "readyok"
+        ]
+    );
+    let grown = peak_kb(pid).saturating_sub(before);
+    assert!(grown < 2 * 1024, "the peak grew by {grown} kB");
+    let mut stdin = writer.join().unwrap();
+    writeln!(stdin, "quit").unwrap();
+    exits_within(&mut child, Duration::from_secs(5));
+}
+
+#[test]
+fn stop_ends_perft_and_bench_with_no_total_and_the_engine_goes_on() {
+    for (job, stopped) in [
+        ("go perft 9", "info string perft stopped; no total"),
+        ("bench 30", "info string bench stopped; no total"),
+    ] {
+        let (mut child, mut stdin, rx) = interactive();
+        writeln!(stdin, "position startpos\n{job}").unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        writeln!(stdin, "stop").unwrap();
+        let seen = wait_for(&rx, stopped, Duration::from_secs(10));
+        assert!(
+            !seen
+                .iter()
+                .any(|l| l.starts_with("Nodes searched") || l.ends_with(" nps")),
+            "{job}: {seen:?}"
+        );
+        // It goes on answering, and the next job is not stopped at once.
+        writeln!(stdin, "isready\ngo perft 2").unwrap();
+        wait_for(&rx, "readyok", Duration::from_secs(10));
+        let seen = wait_for(&rx, "Nodes searched", Duration::from_secs(10));
+        // 25 placements, each with 24 replies.
+        assert_eq!(seen.last().unwrap(), "Nodes searched: 600", "{seen:?}");
+        writeln!(stdin, "quit").unwrap();
+        exits_within(&mut child, Duration::from_secs(5));
+    }
+}
+
+#[test]
+fn an_unknown_game_and_bad_go_values_are_echoed_escaped_and_cut() {
+    // Under the input line bound (the parser's own test takes 1 MB).
+    let token = "\u{1b}[2J".to_string() + &"q".repeat(60_000);
+    let out = piped(&format!(
+        "setoption name Game value {token}\ngo depth {token}\ngo movetime -\u{1b}5\nquit\n"
+    ));
+    let cut = format!("\\u{{1b}}[2J{}... (1000004 characters)", "q".repeat(76));
+    let cut = cut.replace("1000004", "60004");
+    for expected in [
+        format!("info string error: option Game: unknown game '{cut}' (known: "),
+        format!("info string go: 'depth' needs a number, got '{cut}'; ignored"),
+        "info string go: 'movetime' needs a number, got '-\\u{1b}5'; ignored".to_string(),
+    ] {
+        assert!(out.contains(&expected), "{expected}\n{out:.2000}");
+    }
+    assert!(!out.contains('\u{1b}') && out.len() < 10_000, "{out:.2000}");
 }

@@ -2,6 +2,7 @@
 //! count is the signature of the search (every commit that changes it says
 //! `Bench: <nodes>`).
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 
 use stackfish_search::seam::Instant;
@@ -101,6 +102,21 @@ impl BenchResult {
 /// each suite to its own depth or all to `depth` when given. Reports one
 /// line per position and one per game; the node count is deterministic.
 pub fn bench(depth: Option<i32>, report: &mut dyn FnMut(&str)) -> BenchResult {
+    let shared = Arc::new(Shared::new(BENCH_HASH_MB));
+    let never = AtomicBool::new(false);
+    bench_until(depth, &shared, &never, report).unwrap_or(BenchResult { nodes: 0, ms: 0 })
+}
+
+/// `bench` on `shared`'s table (cleared before each position, so the count
+/// is the same as with a fresh one), given up (`None`) once `stopped` is
+/// set. Whoever sets `stopped` also sets `shared.stop`, to cut the search
+/// running.
+pub fn bench_until(
+    depth: Option<i32>,
+    shared: &Arc<Shared>,
+    stopped: &AtomicBool,
+    report: &mut dyn FnMut(&str),
+) -> Option<BenchResult> {
     let start = Instant::now();
     let mut total = 0;
     for suite in &BENCH {
@@ -122,15 +138,24 @@ pub fn bench(depth: Option<i32>, report: &mut dyn FnMut(&str)) -> BenchResult {
                 ));
                 continue;
             }
-            let shared = Arc::new(Shared::new(BENCH_HASH_MB));
+            shared.tt.clear();
+            shared.helper_nodes.store(0, Relaxed);
+            shared.arm();
+            // A stop before `arm` is seen here, one after it by the search.
+            if stopped.load(Relaxed) {
+                return None;
+            }
             let params = GoParams {
                 depth: Some(depth),
                 ..GoParams::default()
             };
             let mut nodes = 0;
-            let best = session.go(&shared, &params, &Options::default(), &mut |info| {
+            let best = session.go(shared, &params, &Options::default(), &mut |info| {
                 nodes = info.nodes
             });
+            if stopped.load(Relaxed) {
+                return None;
+            }
             let best = match best {
                 BestMove::Move { best, .. } => best,
                 BestMove::GameOver(r) => format!("none ({r})"),
@@ -148,8 +173,8 @@ pub fn bench(depth: Option<i32>, report: &mut dyn FnMut(&str)) -> BenchResult {
         ));
         total += game_nodes;
     }
-    BenchResult {
+    Some(BenchResult {
         nodes: total,
         ms: start.elapsed().as_millis() as u64,
-    }
+    })
 }

@@ -31,7 +31,7 @@ pub enum OptionError {
     },
     #[error(transparent)]
     Hash(#[from] HashSizeError),
-    #[error("option Game: unknown game '{value}' (known: {})", stackfish_games::variant_names().join(", "))]
+    #[error("option Game: unknown game {} (known: {})", stackfish_games::echo::quote(value), stackfish_games::variant_names().join(", "))]
     UnknownGame { value: String },
     #[error("option SiloTablePath: this build reads no table files")]
     NoTableReader,

@@ -20,7 +20,7 @@ mod session;
 pub mod tables;
 pub mod transcript;
 
-pub use bench::{bench, BenchResult, BenchSuite, BENCH, BENCH_HASH_MB};
+pub use bench::{bench, bench_until, BenchResult, BenchSuite, BENCH, BENCH_HASH_MB};
 pub use error::{HashSizeError, OptionError};
 pub use options::{EngineOption, Kind, Options, OPTIONS};
 pub use session::{new_session, Session};

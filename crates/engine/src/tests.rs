@@ -208,3 +208,20 @@ fn a_silo_proof_reports_the_positions_it_explored() {
     assert_eq!(nodes, vec![explored], "one line, the positions solved");
     assert!(explored > 500, "the position needs a real proof");
 }
+
+#[test]
+fn an_unknown_game_is_echoed_escaped_and_cut() {
+    let token = "\u{1b}[2J".to_string() + &"q".repeat(1_000_000);
+    let mut engine = Engine::new(Host::default());
+    let e = engine
+        .set_option("Game", Some(&token))
+        .unwrap_err()
+        .to_string();
+    let cut = format!("\\u{{1b}}[2J{}... (1000004 characters)", "q".repeat(76));
+    assert!(
+        e.starts_with(&format!(
+            "option Game: unknown game '{cut}' (known: mixtour, "
+        )),
+        "{e:.300}"
+    );
+}

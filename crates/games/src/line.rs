@@ -6,7 +6,9 @@
 
 use std::any::Any;
 
-use super::perft::perft_report;
+use std::sync::atomic::AtomicBool;
+
+use super::perft::perft_report_until;
 use super::{find_legal, FenError, Game, MoveError, Outcome, Side};
 
 #[derive(Clone, Debug)]
@@ -147,7 +149,12 @@ pub trait AnyGame: Send {
         text
     }
     /// The perft report of the current position (`perft::perft_report`).
-    fn perft(&self, depth: u32, divide: bool) -> String;
+    fn perft(&self, depth: u32, divide: bool) -> String {
+        self.perft_until(depth, divide, &AtomicBool::new(false))
+            .unwrap_or_default()
+    }
+    /// `perft`, given up (`None`) once `stop` is set.
+    fn perft_until(&self, depth: u32, divide: bool, stop: &AtomicBool) -> Option<String>;
     /// Starts over from this variant's start position.
     fn reset(&mut self);
     /// Starts over from a position string; on error nothing changes.
@@ -241,8 +248,8 @@ impl<G: Game> AnyGame for NamedLine<G> {
         self.line.position().pretty()
     }
 
-    fn perft(&self, depth: u32, divide: bool) -> String {
-        perft_report(self.line.position(), depth, divide)
+    fn perft_until(&self, depth: u32, divide: bool, stop: &AtomicBool) -> Option<String> {
+        perft_report_until(self.line.position(), depth, divide, stop)
     }
 
     fn reset(&mut self) {
@@ -355,8 +362,8 @@ impl<F: Game, G: Game<Variant = F::Variant>> AnyGame for ShapedLine<F, G> {
         self.active().pretty()
     }
 
-    fn perft(&self, depth: u32, divide: bool) -> String {
-        self.active().perft(depth, divide)
+    fn perft_until(&self, depth: u32, divide: bool, stop: &AtomicBool) -> Option<String> {
+        self.active().perft_until(depth, divide, stop)
     }
 
     fn reset(&mut self) {

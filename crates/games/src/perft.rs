@@ -2,6 +2,8 @@
 //! move generator is exact. A pass is a move; a finished game has no children;
 //! repetitions are not applied (as in chess).
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
 use super::{FenError, Game, MoveError, UnknownGame};
 
 /// Why `perft_command` could not run: the game, the position or a move.
@@ -23,13 +25,29 @@ pub fn perft<G: Game>(pos: &G, depth: u32) -> u64 {
 /// Perft with the last ply either counted from the position (`bulk`) or
 /// generated and played move by move; the two must agree.
 pub fn perft_with<G: Game>(pos: &G, depth: u32, bulk: bool) -> u64 {
-    let mut buffers = vec![Vec::new(); depth as usize];
-    walk(pos, depth, bulk, &mut buffers)
+    count(pos, depth, bulk, &|| false)
 }
 
-fn walk<G: Game>(pos: &G, depth: u32, bulk: bool, buffers: &mut [Vec<G::Move>]) -> u64 {
+/// Leaves below `pos`; a meaningless count once `stop` says so (the
+/// caller asks `stop` again and throws it away).
+fn count<G: Game, S: Fn() -> bool>(pos: &G, depth: u32, bulk: bool, stop: &S) -> u64 {
+    let mut buffers = vec![Vec::new(); depth as usize];
+    walk(pos, depth, bulk, &mut buffers, stop)
+}
+
+fn walk<G: Game, S: Fn() -> bool>(
+    pos: &G,
+    depth: u32,
+    bulk: bool,
+    buffers: &mut [Vec<G::Move>],
+    stop: &S,
+) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    // Asked at interior nodes only, so the leaves counted in bulk stay fast.
+    if depth > 1 && stop() {
+        return 0;
     }
     if pos.outcome().is_over() {
         return 0;
@@ -44,7 +62,7 @@ fn walk<G: Game>(pos: &G, depth: u32, bulk: bool, buffers: &mut [Vec<G::Move>]) 
     for &mv in moves.iter() {
         let mut child = pos.clone();
         child.play(mv);
-        total += walk(&child, depth - 1, bulk, rest);
+        total += walk(&child, depth - 1, bulk, rest, stop);
     }
     total
 }
@@ -52,6 +70,10 @@ fn walk<G: Game>(pos: &G, depth: u32, bulk: bool, buffers: &mut [Vec<G::Move>]) 
 /// Per root move: its text and the leaves below it, sorted by move text
 /// (Stockfish's `go perft` divide output).
 pub fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
+    divide(pos, depth, &|| false)
+}
+
+fn divide<G: Game, S: Fn() -> bool>(pos: &G, depth: u32, stop: &S) -> Vec<(String, u64)> {
     if depth == 0 || pos.outcome().is_over() {
         return Vec::new();
     }
@@ -62,7 +84,7 @@ pub fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
         .map(|&mv| {
             let mut child = pos.clone();
             child.play(mv);
-            (mv.to_string(), perft(&child, depth - 1))
+            (mv.to_string(), count(&child, depth - 1, true, stop))
         })
         .collect();
     rows.sort();
@@ -73,9 +95,29 @@ pub fn perft_divide<G: Game>(pos: &G, depth: u32) -> Vec<(String, u64)> {
 /// `<move>: <count>` line per root move and a blank line; always a last line
 /// `Nodes searched: <N>`.
 pub fn perft_report<G: Game>(pos: &G, depth: u32, divide: bool) -> String {
+    report(pos, depth, divide, &|| false).unwrap_or_default()
+}
+
+/// `perft_report`, given up once `stop` is set: `None`, as no count of a
+/// run cut short is a true one.
+pub fn perft_report_until<G: Game>(
+    pos: &G,
+    depth: u32,
+    divide: bool,
+    stop: &AtomicBool,
+) -> Option<String> {
+    report(pos, depth, divide, &|| stop.load(Relaxed))
+}
+
+fn report<G: Game, S: Fn() -> bool>(
+    pos: &G,
+    depth: u32,
+    with_divide: bool,
+    stop: &S,
+) -> Option<String> {
     let mut out = String::new();
-    let total = if divide {
-        let rows = perft_divide(pos, depth);
+    let total = if with_divide {
+        let rows = divide(pos, depth, stop);
         for (mv, n) in &rows {
             out.push_str(&format!("{mv}: {n}\n"));
         }
@@ -86,10 +128,13 @@ pub fn perft_report<G: Game>(pos: &G, depth: u32, divide: bool) -> String {
             rows.iter().map(|(_, n)| n).sum()
         }
     } else {
-        perft(pos, depth)
+        count(pos, depth, true, stop)
     };
+    if stop() {
+        return None;
+    }
     out.push_str(&format!("Nodes searched: {total}\n"));
-    out
+    Some(out)
 }
 
 /// Runs perft on variant `name` from `fen` (or its start) after `moves`;

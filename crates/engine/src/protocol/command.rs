@@ -90,8 +90,8 @@ pub fn parse(line: &str) -> Result<(Command, Vec<String>), ParseError> {
                 return Err(bad(
                     "query",
                     format!(
-                        "expected gameover, p1turn or result, got '{}'",
-                        rest.join(" ")
+                        "expected gameover, p1turn or result, got {}",
+                        quote(&rest.join(" "))
                     ),
                 ))
             }
@@ -105,7 +105,8 @@ pub fn parse(line: &str) -> Result<(Command, Vec<String>), ParseError> {
                     return Err(bad(
                         "bench",
                         format!(
-                            "'{d}' is not a depth from 1 to {}",
+                            "{} is not a depth from 1 to {}",
+                            quote(d),
                             stackfish_search::MAX_DEPTH
                         ),
                     ))
@@ -226,15 +227,15 @@ fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
                 Some(Ok(v)) if v >= 0 || CLOCKS.contains(&key) => Some(v.max(0) as u64),
                 Some(Ok(_)) => {
                     warnings.push(format!(
-                        "go: '{key}' needs a number of 0 or more, got '{}'; ignored",
-                        value.unwrap_or("")
+                        "go: '{key}' needs a number of 0 or more, got {}; ignored",
+                        quote(value.unwrap_or(""))
                     ));
                     None
                 }
                 _ => {
                     warnings.push(format!(
-                        "go: '{key}' needs a number, got '{}'; ignored",
-                        value.unwrap_or("")
+                        "go: '{key}' needs a number, got {}; ignored",
+                        quote(value.unwrap_or(""))
                     ));
                     None
                 }
@@ -274,7 +275,7 @@ fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
                 warnings.push("go: ponder is not supported; searching normally".to_string())
             }
             other => {
-                warnings.push(format!("go: unknown parameter '{other}' ignored"));
+                warnings.push(format!("go: unknown parameter {} ignored", quote(other)));
                 i += 1;
                 continue;
             }
@@ -411,6 +412,21 @@ mod tests {
             }
         );
         assert!(parse("setoption value 3").is_err());
+    }
+
+    #[test]
+    fn bad_go_values_are_echoed_escaped_and_cut() {
+        let token = "\u{1b}[2J".to_string() + &"q".repeat(1_000_000);
+        let (_, w) = parse(&format!("go nodes {token} movetime -\u{1b}5 wtime 1\u{7}")).unwrap();
+        let cut = format!("\\u{{1b}}[2J{}... (1000004 characters)", "q".repeat(76));
+        assert_eq!(
+            w,
+            [
+                format!("go: 'nodes' needs a number, got '{cut}'; ignored"),
+                "go: 'movetime' needs a number, got '-\\u{1b}5'; ignored".to_string(),
+                "go: 'wtime' needs a number, got '1\\u{7}'; ignored".to_string(),
+            ]
+        );
     }
 
     #[test]

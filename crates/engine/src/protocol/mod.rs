@@ -28,6 +28,68 @@ use stackfish_games::Side;
 use stackfish_search::{mate_in, Info, Shared};
 
 pub const ENGINE_NAME: &str = "stackfish";
+
+/// The longest input line read; the rest of a longer one, up to its
+/// newline, is discarded as it arrives, so a line with no end costs no
+/// memory.
+pub const MAX_INPUT_LINE_BYTES: usize = 64 * 1024;
+
+/// What the engine answers to a line longer than `MAX_INPUT_LINE_BYTES`.
+fn line_too_long() -> String {
+    format!("error: input line of more than {MAX_INPUT_LINE_BYTES} bytes cut; ignored")
+}
+
+/// One input line, read with a bound.
+enum Input {
+    Line(String),
+    /// A line longer than `MAX_INPUT_LINE_BYTES`, read to its end and dropped.
+    TooLong,
+}
+
+/// The next input line, `None` at end of input (or when it cannot be read).
+fn read_input(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<Input> {
+    buf.clear();
+    let mut cut = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return None,
+        };
+        if chunk.is_empty() {
+            // A last line without a newline still counts.
+            if buf.is_empty() && !cut {
+                return None;
+            }
+            break;
+        }
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], true),
+            None => (chunk, false),
+        };
+        let room = MAX_INPUT_LINE_BYTES - buf.len();
+        if part.len() > room {
+            cut = true;
+            buf.clear();
+        } else if !cut {
+            buf.extend_from_slice(part);
+        }
+        let used = part.len() + usize::from(done);
+        input.consume(used);
+        if done {
+            break;
+        }
+    }
+    if cut {
+        return Some(Input::TooLong);
+    }
+    let line = match std::str::from_utf8(buf) {
+        Ok(text) => text.strip_suffix('\r').unwrap_or(text).to_string(),
+        // Invalid UTF-8 becomes an unknown command rather than an end.
+        Err(_) => "<invalid utf-8>".to_string(),
+    };
+    Some(Input::Line(line))
+}
 pub const AUTHOR: &str = "the stackfish developers";
 
 /// Lines to the GUI, each written whole and flushed at once.
@@ -68,12 +130,18 @@ pub fn run_with(
 }
 
 /// Runs the protocol until `quit` or end of input on the calling thread.
-pub fn run_inline(host: Host, input: impl BufRead, output: impl Write + Send + 'static) {
+pub fn run_inline(host: Host, mut input: impl BufRead, output: impl Write + Send + 'static) {
     let mut protocol = Protocol::new(host, output);
-    for line in input.lines() {
-        // Invalid UTF-8 becomes an unknown command rather than an end.
-        let line = line.unwrap_or_else(|_| "<invalid utf-8>".to_string());
-        if !protocol.line(&line) {
+    let mut buf = Vec::new();
+    while let Some(read) = read_input(&mut input, &mut buf) {
+        let more = match read {
+            Input::Line(line) => protocol.line(&line),
+            Input::TooLong => {
+                protocol.state.info_string(&line_too_long());
+                true
+            }
+        };
+        if !more {
             return;
         }
     }
@@ -136,7 +204,7 @@ impl Protocol {
         let out = self.state.out.clone();
         let params = match job {
             Job::Go(params) => params,
-            other => return other.run(&out, engine),
+            other => return other.run(&out, engine, &self.state.stopped),
         };
         start_go(&out, engine, &params);
         self.state.stop = engine.shared().clone();
@@ -184,26 +252,32 @@ struct State {
 }
 
 /// What a command hands back to run on the search thread: a search, or
-/// `go perft` and `bench`, which run to their end (`stop` does not end
-/// them; `quit` ends the program at once).
+/// `go perft` and `bench`, which `stop` ends with no total (`quit` ends
+/// the program at once).
 enum Job {
     Go(GoParams),
     Perft(u32),
-    Bench(Option<i32>),
+    /// The depth, and the table the bench searches with (the one `stop`
+    /// sets the flag of).
+    Bench(Option<i32>, Arc<Shared>),
 }
 
 impl Job {
-    /// Runs `go perft` or `bench` (not `go`, which needs the loop).
-    fn run(self, out: &Out, engine: &Engine) {
+    /// Runs `go perft` or `bench` (not `go`, which needs the loop) until its
+    /// end or `stopped`.
+    fn run(self, out: &Out, engine: &Engine, stopped: &AtomicBool) {
         match self {
             Job::Go(_) => {}
-            Job::Perft(depth) => {
-                let report = engine.session().game().perft(depth, true);
-                for l in report.lines() {
-                    out.line(l);
+            Job::Perft(depth) => match engine.session().game().perft_until(depth, true, stopped) {
+                Some(report) => report.lines().for_each(|l| out.line(l)),
+                None => out.line("info string perft stopped; no total"),
+            },
+            Job::Bench(depth, shared) => {
+                match crate::bench_until(depth, &shared, stopped, &mut |l| out.line(l)) {
+                    Some(result) => out.line(&result.summary()),
+                    None => out.line("info string bench stopped; no total"),
                 }
             }
-            Job::Bench(depth) => bench(out, depth),
         }
     }
 }
@@ -249,6 +323,14 @@ impl State {
         self.stop.stop.store(true, Relaxed);
     }
 
+    /// Before `go perft` or `bench`: `stop` now sets `shared`'s flag and
+    /// `stopped`; after `quit` (a queued job) they are stopped at once.
+    fn arm_job(&mut self, shared: Arc<Shared>) {
+        self.stop = shared;
+        self.stopped.store(self.quitting, Relaxed);
+        self.stop.stop.store(self.quitting, Relaxed);
+    }
+
     /// Carries out one command; a `go`, `go perft` or `bench` is handed
     /// back for the caller to run.
     fn handle(&mut self, line: &str) -> Option<Job> {
@@ -281,7 +363,11 @@ impl State {
                 }
             }
             Command::Go(params) => return Some(Job::Go(params)),
-            Command::GoPerft(depth) => return Some(Job::Perft(depth)),
+            Command::GoPerft(depth) => {
+                let shared = engine.shared().clone();
+                self.arm_job(shared);
+                return Some(Job::Perft(depth));
+            }
             Command::Stop => {}
             Command::Quit => self.quitting = true,
             Command::Query(q) => {
@@ -302,7 +388,11 @@ impl State {
                     self.out.line(l);
                 }
             }
-            Command::Bench(depth) => return Some(Job::Bench(depth)),
+            Command::Bench(depth) => {
+                let shared = Arc::new(Shared::new(crate::BENCH_HASH_MB));
+                self.arm_job(shared.clone());
+                return Some(Job::Bench(depth, shared));
+            }
         }
         None
     }
@@ -377,11 +467,6 @@ pub fn option_line(option: &EngineOption) -> String {
     }
 }
 
-fn bench(out: &Out, depth: Option<i32>) {
-    let result = crate::bench(depth, &mut |l| out.line(l));
-    out.line(&result.summary());
-}
-
 /// A search score as `info` lines give it: a mate in moves once the search
 /// has proved one, centipawns otherwise.
 pub fn info_score(score: i32) -> Score {
@@ -416,27 +501,35 @@ mod threaded {
     use std::sync::mpsc::{channel, Sender};
     use std::time::Duration;
 
-    use super::{answer, info_line, start_go, table_problems, Host, Job, Out, State};
+    use super::{
+        answer, info_line, line_too_long, read_input, start_go, table_problems, Host, Input, Job,
+        Out, State,
+    };
     use crate::Engine;
 
     enum Event {
         Line(String),
+        /// A line too long, dropped: answered at once, also mid-search.
+        TooLong,
         Eof,
         SearchDone(Box<Engine>),
     }
 
     pub(super) fn run(
         host: Host,
-        input: impl BufRead + Send + 'static,
+        mut input: impl BufRead + Send + 'static,
         output: impl Write + Send + 'static,
     ) {
         let (tx, rx) = channel();
         let reader_tx = tx.clone();
         std::thread::spawn(move || {
-            for line in input.lines() {
-                // Invalid UTF-8 becomes an unknown command rather than an end.
-                let line = line.unwrap_or_else(|_| "<invalid utf-8>".to_string());
-                if reader_tx.send(Event::Line(line)).is_err() {
+            let mut buf = Vec::new();
+            while let Some(read) = read_input(&mut input, &mut buf) {
+                let event = match read {
+                    Input::Line(line) => Event::Line(line),
+                    Input::TooLong => Event::TooLong,
+                };
+                if reader_tx.send(event).is_err() {
                     return;
                 }
             }
@@ -450,6 +543,7 @@ mod threaded {
             match event {
                 Event::Line(line) if s.engine.is_none() => s.during_search(line),
                 Event::Line(line) => stoppable = handle(&mut s, &line, &tx),
+                Event::TooLong => s.info_string(&line_too_long()),
                 // The end of input is `quit`, also during a search.
                 Event::Eof if s.engine.is_none() => {
                     s.quitting = true;
@@ -483,9 +577,9 @@ mod threaded {
                 let Some(engine) = s.engine.take() else {
                     return true;
                 };
-                let (out, events) = (s.out.clone(), events.clone());
+                let (out, events, stopped) = (s.out.clone(), events.clone(), s.stopped.clone());
                 std::thread::spawn(move || {
-                    job.run(&out, &engine);
+                    job.run(&out, &engine, &stopped);
                     let _ = events.send(Event::SearchDone(Box::new(engine)));
                 });
                 return false;
