@@ -141,6 +141,31 @@ fn garbage_output_loses() {
 }
 
 #[test]
+fn an_over_long_line_is_dropped_and_logged_not_read_as_a_move() {
+    let log = temp_dir("longline-log").join("protocol.log");
+    let log_arg = log.to_string_lossy().into_owned();
+    let run = faulty_match(
+        "longline",
+        "--fault longline",
+        &["st=0.05"],
+        2,
+        &["--log", &log_arg],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let summary = read_summary(&run.dir);
+    for g in summary["games"].as_array().expect("games list") {
+        let term = g["termination"].as_str().unwrap_or("");
+        assert!(!term.starts_with("bad: "), "{term}");
+    }
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.contains("bad # dropped a line of more than 65536 bytes"),
+        "{}",
+        &text[..text.len().min(2000)]
+    );
+}
+
+#[test]
 fn silent_at_start_up_loses() {
     let run = faulty_match("silent", "--fault silent", &["st=0.05"], 2, &[]);
     assert_bad_loses_all(&run, 2, "no ugiok within 1000 ms");

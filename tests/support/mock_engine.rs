@@ -8,7 +8,8 @@
 //! `illegal` (an illegal move), `garbage` (a line that is not UGI),
 //! `extra` (`bestmove <move> extra`), `slow` (sleeps `--slow-ms` before the
 //! reply), `exit` (answers, then exits with status 0), `noping` (stops
-//! answering `isready`).
+//! answering `isready`), `longline` (100 KB of `bestmove xxx...` on one
+//! line before its real reply).
 //! `silent` ignores everything from the start (no `ugiok`).
 //! `--refuse-options` answers every `setoption` with `info string error`.
 //! `--per-position` draws each move from a generator seeded by the seed and
@@ -28,7 +29,7 @@ const USAGE: &str = "Usage: mock-engine [--fault KIND] [--at N] [--slow-ms MS] [
 [--name NAME] [--score CP] [--per-position] [--refuse-options]
 
 A misbehaving UGI engine for the arena's tests; speaks UGI on stdin/stdout.
-KIND, at the N-th `go` (default 1): crash, hang, illegal, garbage, extra, slow,
+KIND, at the N-th `go` (default 1): crash, hang, illegal, garbage, extra, longline, slow,
 exit, noping; silent ignores everything from the start.
 ";
 
@@ -202,6 +203,7 @@ fn main() {
                             say(&format!("bestmove {mv} extra"));
                             continue;
                         }
+                        "longline" => say(&format!("bestmove {}", "x".repeat(100_000))),
                         "noping" => pings_dead = true,
                         _ => {}
                     }

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use super::config::{resolve_cmd, Proto};
 use super::ArenaError;
-use stackfish_client::engine::option_name;
+use stackfish_client::engine::{option_name, too_long_remark};
 use stackfish_client::transport::{ChildTransport, Recv, Transport};
 use stackfish_games::variants::new_game;
 use stackfish_games::{AnyGame, GameResult, Outcome, Side};
@@ -88,6 +88,7 @@ impl Checker {
                     }
                 }
                 Recv::Stderr(l) => self.said.push(format!("! {l}")),
+                Recv::TooLong => self.said.push(format!("# {}", too_long_remark())),
                 Recv::Timeout => {
                     return Err(StepError::Timeout {
                         what: what.to_string(),
@@ -118,6 +119,7 @@ impl Checker {
                     }
                 }
                 Recv::Stderr(l) => self.said.push(format!("! {l}")),
+                Recv::TooLong => self.said.push(format!("# {}", too_long_remark())),
                 Recv::Timeout | Recv::Interrupted => return Ok(()),
                 Recv::Closed(s) => {
                     self.dead = Some(s.clone());

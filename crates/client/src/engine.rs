@@ -171,6 +171,14 @@ fn same_option(a: &str, b: &str) -> bool {
     squash(a) == squash(b)
 }
 
+/// The log's remark for a stdout line over `MAX_LINE_BYTES`.
+pub fn too_long_remark() -> String {
+    format!(
+        "dropped a line of more than {} bytes",
+        crate::transport::MAX_LINE_BYTES
+    )
+}
+
 /// `info string error...`: an engine refusing what it was told.
 fn is_error_line(line: &str) -> bool {
     let mut t = line.split_whitespace();
@@ -323,7 +331,8 @@ impl Engine {
             .map_err(|status| Fault::new(FaultKind::Crash, format!("crashed ({status})")))
     }
 
-    /// The next stdout line before `deadline`; stderr lines are logged and skipped.
+    /// The next stdout line before `deadline`; stderr lines and over-long
+    /// stdout lines are logged and skipped.
     pub fn recv(&mut self, deadline: Instant) -> Recv {
         loop {
             match self.transport.recv(deadline) {
@@ -332,6 +341,10 @@ impl Engine {
                     return Recv::Line(l);
                 }
                 Recv::Stderr(l) => self.log.line(self.game_no, &self.name, '!', &l),
+                // Dropped, never parsed: a cut line could read as another reply.
+                Recv::TooLong => self
+                    .log
+                    .line(self.game_no, &self.name, '#', &too_long_remark()),
                 other => {
                     if let Recv::Closed(text) = &other {
                         self.log.line(self.game_no, &self.name, '#', text);
@@ -356,7 +369,7 @@ impl Engine {
                         return Ok(());
                     }
                 }
-                Recv::Stderr(_) => {}
+                Recv::Stderr(_) | Recv::TooLong => {}
                 Recv::Timeout => {
                     let mut f = Fault::new(
                         FaultKind::Stall,
@@ -516,7 +529,7 @@ impl Engine {
                         }
                     }
                 }
-                Recv::Stderr(_) => {}
+                Recv::Stderr(_) | Recv::TooLong => {}
                 Recv::Timeout => {
                     return Err(SearchError::NoReply {
                         waited: start.elapsed(),
@@ -783,6 +796,40 @@ mod tests {
             .unwrap_err();
         assert!(matches!(err, SearchError::NoReply { .. }), "{err:?}");
         assert!(t0.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn an_over_long_engine_line_is_logged_and_the_search_goes_on() {
+        let log_path = std::env::temp_dir().join(format!("sf-too-long-{}.log", std::process::id()));
+        let log = Logger::to_file(&log_path, false).unwrap();
+        // Answers `go` with 100 KB of `bestmove x...` on one line, then a
+        // normal bestmove: the cut line must not be taken as the move.
+        let script = "read p; read g; printf 'bestmove '; \
+                      head -c 100000 /dev/zero | tr '\\0' x; echo; echo bestmove a1; read q";
+        let transport = ChildTransport::spawn(
+            std::path::Path::new("sh"),
+            &["-c".into(), script.into()],
+            None,
+        )
+        .unwrap();
+        let timeouts = Timeouts {
+            startup_ms: 5000,
+            ping_ms: 5000,
+            max_move_ms: 5000,
+        };
+        let mut e = Engine::from_transport("long", Proto::Ugi, Box::new(transport), timeouts, log);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let reply = e
+            .search("position startpos", "go depth 1", deadline)
+            .unwrap();
+        assert_eq!(reply.mv, "a1");
+        e.kill();
+        let text = std::fs::read_to_string(&log_path).unwrap();
+        let _ = std::fs::remove_file(&log_path);
+        assert!(
+            text.contains("long # dropped a line of more than 65536 bytes"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! process in its own process group with reader and writer threads, or a
 //! scripted fake for unit tests.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufReader, Read, Write};
+
+use stackfish_ugi::{read_line, Line};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -15,9 +17,9 @@ use std::time::{Duration, Instant};
 /// Set by the SIGINT/SIGTERM handler: every wait returns `Interrupted`.
 pub static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Longest line kept from an engine; the rest of a longer line is dropped so
-/// a runaway engine cannot exhaust memory.
-pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// Longest line read from an engine; a longer one is dropped whole (and
+/// reported as `Recv::TooLong`) so a runaway engine cannot exhaust memory.
+pub use stackfish_ugi::MAX_LINE_BYTES;
 /// Lines buffered from an engine before its reader thread waits for us.
 const CHANNEL_LINES: usize = 4096;
 /// How often a wait looks at the interrupt flag.
@@ -29,6 +31,9 @@ const EXIT_STATUS_WAIT: Duration = Duration::from_millis(300);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Recv {
     Line(String),
+    /// A stdout line longer than `MAX_LINE_BYTES`, read to its end and
+    /// dropped: a cut line is never passed on as a whole one.
+    TooLong,
     /// A line the engine wrote to stderr (logged, otherwise ignored).
     Stderr(String),
     /// The deadline passed.
@@ -60,6 +65,7 @@ pub trait Transport: Send {
 
 enum Msg {
     Out(String),
+    OutTooLong,
     Err(String),
     Eof,
 }
@@ -110,8 +116,8 @@ impl ChildTransport {
             wake: wake.clone(),
         };
         let err = Stoppable { pipe: stderr, wake };
-        std::thread::spawn(move || read_lines(out, tx, Msg::Out, true));
-        std::thread::spawn(move || read_lines(err, tx_err, Msg::Err, false));
+        std::thread::spawn(move || read_lines(out, tx, stdout_msg, true));
+        std::thread::spawn(move || read_lines(err, tx_err, stderr_msg, false));
         let broken = Arc::new(AtomicBool::new(false));
         let (to_writer, from_arena) = mpsc::channel::<String>();
         let broken_w = broken.clone();
@@ -260,48 +266,33 @@ impl<R: Read + AsRawFd> Read for Stoppable<R> {
     }
 }
 
-fn read_lines<R: Read>(pipe: R, tx: SyncSender<Msg>, wrap: fn(String) -> Msg, eof: bool) {
+fn stdout_msg(line: Line) -> Msg {
+    match line {
+        Line::Text(text) => Msg::Out(text),
+        Line::TooLong => Msg::OutTooLong,
+    }
+}
+
+/// Stderr is only logged: an over-long line there is logged as dropped.
+fn stderr_msg(line: Line) -> Msg {
+    match line {
+        Line::Text(text) => Msg::Err(text),
+        Line::TooLong => Msg::Err(format!(
+            "<stderr line of more than {MAX_LINE_BYTES} bytes dropped>"
+        )),
+    }
+}
+
+fn read_lines<R: Read>(pipe: R, tx: SyncSender<Msg>, wrap: fn(Line) -> Msg, eof: bool) {
     let mut reader = BufReader::new(pipe);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match read_capped_line(&mut reader, &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let text = String::from_utf8_lossy(&line);
-                let text = text.trim_end_matches(['\n', '\r']).to_string();
-                if tx.send(wrap(text)).is_err() {
-                    return;
-                }
-            }
+    let mut buf = Vec::new();
+    while let Some(line) = read_line(&mut reader, &mut buf) {
+        if tx.send(wrap(line)).is_err() {
+            return;
         }
     }
     if eof {
         let _ = tx.send(Msg::Eof);
-    }
-}
-
-/// Reads one line, keeping at most `MAX_LINE_BYTES` of it. Returns the bytes
-/// consumed (0 at end of input).
-fn read_capped_line<R: BufRead>(reader: &mut R, out: &mut Vec<u8>) -> std::io::Result<usize> {
-    let mut consumed = 0;
-    loop {
-        let buf = reader.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(consumed);
-        }
-        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..=i], true),
-            None => (buf, false),
-        };
-        let room = MAX_LINE_BYTES.saturating_sub(out.len());
-        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let n = chunk.len();
-        reader.consume(n);
-        consumed += n;
-        if done {
-            return Ok(consumed);
-        }
     }
 }
 
@@ -349,6 +340,7 @@ impl Transport for ChildTransport {
             }
             match self.rx.recv_timeout((deadline - now).min(POLL_SLICE)) {
                 Ok(Msg::Out(line)) => return Recv::Line(line),
+                Ok(Msg::OutTooLong) => return Recv::TooLong,
                 Ok(Msg::Err(line)) => return Recv::Stderr(line),
                 Ok(Msg::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     let text = self.exit_text();
@@ -444,22 +436,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn capped_lines() {
-        let data = vec![b'x'; MAX_LINE_BYTES + 10];
-        let mut input = data.clone();
-        input.extend_from_slice(b"\nshort\r\n");
-        let mut r = BufReader::new(&input[..]);
-        let mut line = Vec::new();
-        assert_eq!(
-            read_capped_line(&mut r, &mut line).unwrap(),
-            MAX_LINE_BYTES + 11
-        );
-        assert_eq!(line.len(), MAX_LINE_BYTES);
-        line.clear();
-        read_capped_line(&mut r, &mut line).unwrap();
-        assert_eq!(line, b"short\r\n");
-        line.clear();
-        assert_eq!(read_capped_line(&mut r, &mut line).unwrap(), 0);
+    fn an_over_long_line_is_reported_and_dropped_not_cut() {
+        // 100 KB of one line, then a normal reply.
+        let mut t = ChildTransport::spawn(
+            Path::new("sh"),
+            &[
+                "-c".into(),
+                "head -c 100000 /dev/zero | tr '\\0' x; echo; echo bestmove a1".into(),
+            ],
+            None,
+        )
+        .unwrap();
+        let far = Instant::now() + Duration::from_secs(10);
+        assert_eq!(t.recv(far), Recv::TooLong);
+        assert_eq!(t.recv(far), Recv::Line("bestmove a1".into()));
+        t.close(Duration::from_millis(10));
     }
 
     /// Whether a process is gone (or a zombie nobody reaped yet).

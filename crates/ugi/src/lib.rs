@@ -1,7 +1,11 @@
 //! The text of the UGI/UCI lines that both sides speak: the `info` line as
 //! the engine writes it (`info_line`) and as its users read it
-//! (`InfoLine::parse`). Its own crate so that the client, and the arena
+//! (`InfoLine::parse`), and the bounded line reader both sides read with
+//! (`read_line`). Its own crate so that the client, and the arena
 //! through it, read engines without depending on the engine they test.
+
+mod line;
+pub use line::{read_line, Line, MAX_LINE_BYTES};
 
 use std::fmt;
 

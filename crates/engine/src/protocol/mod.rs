@@ -29,67 +29,17 @@ use stackfish_search::{mate_in, Info, Shared};
 
 pub const ENGINE_NAME: &str = "stackfish";
 
-/// The longest input line read; the rest of a longer one, up to its
-/// newline, is discarded as it arrives, so a line with no end costs no
-/// memory.
-pub const MAX_INPUT_LINE_BYTES: usize = 64 * 1024;
+/// The longest input line read (the one bound of `stackfish_ugi::read_line`).
+pub const MAX_INPUT_LINE_BYTES: usize = stackfish_ugi::MAX_LINE_BYTES;
 
 /// What the engine answers to a line longer than `MAX_INPUT_LINE_BYTES`.
 fn line_too_long() -> String {
     format!("error: input line of more than {MAX_INPUT_LINE_BYTES} bytes cut; ignored")
 }
 
-/// One input line, read with a bound.
-enum Input {
-    Line(String),
-    /// A line longer than `MAX_INPUT_LINE_BYTES`, read to its end and dropped.
-    TooLong,
-}
+/// One input line, read with a bound: the reader the client reads engines with.
+use stackfish_ugi::{read_line as read_input, Line as Input};
 
-/// The next input line, `None` at end of input (or when it cannot be read).
-fn read_input(input: &mut impl BufRead, buf: &mut Vec<u8>) -> Option<Input> {
-    buf.clear();
-    let mut cut = false;
-    loop {
-        let chunk = match input.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(_) => return None,
-        };
-        if chunk.is_empty() {
-            // A last line without a newline still counts.
-            if buf.is_empty() && !cut {
-                return None;
-            }
-            break;
-        }
-        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
-            Some(i) => (&chunk[..i], true),
-            None => (chunk, false),
-        };
-        let room = MAX_INPUT_LINE_BYTES - buf.len();
-        if part.len() > room {
-            cut = true;
-            buf.clear();
-        } else if !cut {
-            buf.extend_from_slice(part);
-        }
-        let used = part.len() + usize::from(done);
-        input.consume(used);
-        if done {
-            break;
-        }
-    }
-    if cut {
-        return Some(Input::TooLong);
-    }
-    let line = match std::str::from_utf8(buf) {
-        Ok(text) => text.strip_suffix('\r').unwrap_or(text).to_string(),
-        // Invalid UTF-8 becomes an unknown command rather than an end.
-        Err(_) => "<invalid utf-8>".to_string(),
-    };
-    Some(Input::Line(line))
-}
 pub const AUTHOR: &str = "the stackfish developers";
 
 /// Lines to the GUI, each written whole and flushed at once.
@@ -135,7 +85,7 @@ pub fn run_inline(host: Host, mut input: impl BufRead, output: impl Write + Send
     let mut buf = Vec::new();
     while let Some(read) = read_input(&mut input, &mut buf) {
         let more = match read {
-            Input::Line(line) => protocol.line(&line),
+            Input::Text(line) => protocol.line(&line),
             Input::TooLong => {
                 protocol.state.info_string(&line_too_long());
                 true
@@ -526,7 +476,7 @@ mod threaded {
             let mut buf = Vec::new();
             while let Some(read) = read_input(&mut input, &mut buf) {
                 let event = match read {
-                    Input::Line(line) => Event::Line(line),
+                    Input::Text(line) => Event::Line(line),
                     Input::TooLong => Event::TooLong,
                 };
                 if reader_tx.send(event).is_err() {

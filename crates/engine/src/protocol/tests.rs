@@ -130,35 +130,3 @@ fn info_lines_give_proved_wins_and_losses_as_mates_in_moves() {
         assert_eq!(InfoLine::parse(&line).score, Some(expected), "{line}");
     }
 }
-
-#[test]
-fn input_lines_are_read_up_to_the_bound_and_a_longer_one_is_dropped() {
-    use super::{read_input, Input, MAX_INPUT_LINE_BYTES};
-    let at_bound = "y".repeat(MAX_INPUT_LINE_BYTES);
-    let over = "z".repeat(MAX_INPUT_LINE_BYTES + 1);
-    let text = format!("isready\r\n{at_bound}\n{over}\nd\n\n\u{ff}last");
-    let mut bytes = text.into_bytes();
-    let invalid = bytes.len() - 5;
-    bytes[invalid] = 0xff; // not UTF-8
-                           // A small buffer, so that lines arrive in pieces.
-    let mut input = std::io::BufReader::with_capacity(1000, &bytes[..]);
-    let mut buf = Vec::new();
-    let mut read = Vec::new();
-    while let Some(line) = read_input(&mut input, &mut buf) {
-        read.push(match line {
-            Input::Line(l) => l,
-            Input::TooLong => "<too long>".to_string(),
-        });
-    }
-    assert_eq!(
-        read,
-        [
-            "isready",
-            &at_bound,
-            "<too long>",
-            "d",
-            "",
-            "<invalid utf-8>"
-        ]
-    );
-}
