@@ -343,6 +343,12 @@ pub fn format_pair_table(pairs: &[PairReport]) -> String {
     pair_table(pairs).text()
 }
 
+/// Games whose moves the report prints at most: 1,000 games of 60 plies are about 3.3 MB;
+/// the moves of every game of a 40,000-game SPRT would be 130 MB, too much for a browser tab.
+pub const MOVES_KEPT: usize = 1000;
+/// Points per chart series at most: more than the chart is wide in pixels adds bytes, not detail.
+pub const CHART_POINTS: usize = 1000;
+
 /// Line colours of the Elo chart's series, in pair order (repeating after the last).
 const SERIES_COLOURS: [&str; 8] = [
     "#036", "#c60", "#393", "#c33", "#639", "#099", "#963", "#c39",
@@ -384,6 +390,10 @@ pub fn render_html(report: &HtmlReport<'_>) -> String {
                     ..*p
                 })
                 .collect(),
+        })
+        .map(|s| Series {
+            points: downsample(&s.points, CHART_POINTS),
+            ..s
         })
         .filter(|s| !s.points.is_empty())
         .collect();
@@ -587,23 +597,83 @@ fn legend(out: &mut String, lines: &[Line<'_>]) {
     out.push_str("</p>\n");
 }
 
-/// Every game in number order, each row linked to its moves further down.
+/// At most `max` of `points`, evenly spread over them; the first and the last are kept exact.
+fn downsample<T: Copy>(points: &[T], max: usize) -> Vec<T> {
+    if points.len() <= max || max < 2 {
+        return points.to_vec();
+    }
+    let last = points.len() - 1;
+    (0..max).map(|k| points[k * last / (max - 1)]).collect()
+}
+
+/// A game that ended on an engine's fault (`NAME: crashed`, `NAME: illegal move ...`, as the
+/// referee words them) or was voided: the games whose moves a reader of a report looks for.
+fn faulted(g: &GameRecord) -> bool {
+    let t = g.termination.as_str();
+    t.starts_with("voided")
+        || [&g.player1, &g.player2].iter().any(|name| {
+            t.strip_prefix(name.as_str())
+                .is_some_and(|r| r.starts_with(": "))
+        })
+}
+
+/// Which games of `sorted` keep their moves: all up to `MOVES_KEPT`; beyond, the games that
+/// ended on a fault (up to half the budget), then the first and the last games.
+fn kept_moves(sorted: &[&GameRecord]) -> Vec<bool> {
+    let n = sorted.len();
+    if n <= MOVES_KEPT {
+        return vec![true; n];
+    }
+    let mut kept = vec![false; n];
+    let mut left = MOVES_KEPT;
+    for (k, g) in sorted.iter().enumerate() {
+        if left > MOVES_KEPT / 2 && faulted(g) {
+            kept[k] = true;
+            left -= 1;
+        }
+    }
+    let (mut front, mut back) = (0, n);
+    while left > 0 {
+        while kept[front] {
+            front += 1;
+        }
+        kept[front] = true;
+        left -= 1;
+        if left == 0 {
+            break;
+        }
+        while kept[back - 1] {
+            back -= 1;
+        }
+        kept[back - 1] = true;
+        left -= 1;
+    }
+    kept
+}
+
+/// Every game in number order, each row linked to its moves further down (the moves of at
+/// most `MOVES_KEPT` games, see `kept_moves`; the report says what it left out).
 fn game_list(out: &mut String, games: &[GameRecord]) {
     if games.is_empty() {
         return;
     }
     let mut sorted: Vec<&GameRecord> = games.iter().collect();
     sorted.sort_by_key(|g| g.game);
+    let kept = kept_moves(&sorted);
     out.push_str(
         "<h2>Games</h2>\n<table>\n<tr><th>#</th><th>Player 1</th><th>Player 2</th>\
          <th>Opening</th><th>Result</th><th>Reason</th><th>Plies</th></tr>\n",
     );
     for (i, g) in sorted.iter().enumerate() {
+        let number = if kept[i] {
+            format!("<a href=\"#game-{i}\">{}</a>", g.game)
+        } else {
+            g.game.to_string()
+        };
         let _ = writeln!(
             out,
-            "<tr><td class=\"num\"><a href=\"#game-{i}\">{}</a></td><td>{}</td><td>{}</td>\
+            "<tr><td class=\"num\">{number}</td><td>{}</td><td>{}</td>\
              <td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td></tr>",
-            g.game,
             escape(&g.player1),
             escape(&g.player2),
             escape(&opening_text(g)),
@@ -613,7 +683,23 @@ fn game_list(out: &mut String, games: &[GameRecord]) {
         );
     }
     out.push_str("</table>\n");
+    let omitted = kept.iter().filter(|&&k| !k).count();
+    if omitted > 0 {
+        let _ = writeln!(
+            out,
+            "<p>The moves of {omitted} of the {} games are left out to keep this file small: \
+             below are the moves of {} games: those that ended on an engine's fault or were \
+             voided (at most {}), then the first and the last games. Every game's moves are in \
+             the match's JSONL and PGN files.</p>",
+            sorted.len(),
+            sorted.len() - omitted,
+            MOVES_KEPT / 2
+        );
+    }
     for (i, g) in sorted.iter().enumerate() {
+        if !kept[i] {
+            continue;
+        }
         let _ = write!(
             out,
             "<details id=\"game-{i}\"><summary>Game {}: {} vs {}, {} ({})</summary>\n\
@@ -893,6 +979,139 @@ mod tests {
             nodes: None,
             seed: None,
         }
+    }
+
+    /// `n` games of 60 plies each, as a long SPRT writes them: scores, depths and times on
+    /// every move; every 1000th game is lost on time.
+    fn synthetic_games(n: u32) -> Vec<stackfish_record::GameRecord> {
+        (1..=n)
+            .map(|game| {
+                let mut g = record(game, "stackfish-new", "stackfish-base", &[]);
+                g.moves = (0..60)
+                    .map(|ply| stackfish_record::MoveRecord {
+                        mv: format!(
+                            "{}{}-{}",
+                            (b'a' + ply % 5) as char,
+                            ply % 5 + 1,
+                            ply % 3 + 1
+                        ),
+                        book: ply < 4,
+                        cp: Some(i32::from(ply) * 7 - 150),
+                        mate: None,
+                        depth: Some(u32::from(ply % 9) + 6),
+                        ms: Some(u64::from(ply) * 13 + 40),
+                    })
+                    .collect();
+                if game % 1000 == 0 {
+                    g.termination = "stackfish-base: timeout".into();
+                }
+                g
+            })
+            .collect()
+    }
+
+    /// The Elo series of `n` games, one point per pair, as the arena charts them.
+    fn synthetic_series(n: u64) -> Series {
+        Series {
+            label: "new vs base".into(),
+            points: (1..=n / 2)
+                .map(|pair| ProgressPoint {
+                    games: 2 * pair,
+                    elo: 5.0 + 100.0 / pair as f64,
+                    lower: -20.0,
+                    upper: 30.0 + 1000.0 / pair as f64,
+                    llr: Some(pair as f64 / 10_000.0),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn report_size_of_a_long_sprt() {
+        let games = synthetic_games(40_000);
+        let series = [synthetic_series(40_000)];
+        let html = render_html(&HtmlReport {
+            title: "long sprt",
+            series: &series,
+            sprt: Some(SprtConfig::new(0.0, 2.0, 0.05, 0.05).unwrap()),
+            games: &games,
+            ..HtmlReport::default()
+        });
+        println!("report of 40000 games: {} bytes", html.len());
+        // 1,000 games' moves are about 3.3 MB, the list of 40,000 about 5.5 MB (measured:
+        // 132 MB with every game's moves).
+        assert!(html.len() < 12_000_000, "{} bytes", html.len());
+        // Every game number in order in the list, linked where its moves are kept.
+        let listed: Vec<u32> = html
+            .lines()
+            .filter_map(|l| l.strip_prefix("<tr><td class=\"num\">"))
+            .map(|l| match l.strip_prefix("<a href=\"#game-") {
+                Some(link) => link.split_once("\">").map_or(link, |(_, n)| n),
+                None => l,
+            })
+            .filter_map(|l| l.split('<').next()?.parse().ok())
+            .collect();
+        assert_eq!(listed, (1..=40_000).collect::<Vec<u32>>());
+        let summaries = html.matches("<details id=\"game-").count();
+        assert_eq!(summaries, MOVES_KEPT);
+        // Every faulted game (each 1000th), the first and the last keep their moves.
+        for game in [1, 2, 1000, 17_000, 25_000, 40_000, 39_999] {
+            assert!(
+                html.contains(&format!("<summary>Game {game}: ")),
+                "moves of game {game}"
+            );
+        }
+        assert!(!html.contains("<summary>Game 20001: "));
+        assert!(html.contains("The moves of 39000 of the 40000 games are left out"));
+        assert!(html.contains("JSONL and PGN files"));
+    }
+
+    #[test]
+    fn a_small_match_keeps_every_game_and_every_chart_point() {
+        let games = synthetic_games(40);
+        let series = [synthetic_series(40)];
+        let html = render_html(&HtmlReport {
+            title: "short",
+            series: &series,
+            games: &games,
+            ..HtmlReport::default()
+        });
+        for game in 1..=40 {
+            assert!(html.contains(&format!("<summary>Game {game}: ")), "{game}");
+        }
+        assert_eq!(html.matches("<details id=\"game-").count(), 40);
+        assert!(!html.contains("left out"));
+        // 60 plies with a comment each, for every game.
+        assert_eq!(html.matches("<span class=\"note\">{").count(), 40 * 60);
+    }
+
+    #[test]
+    fn downsampling_keeps_the_ends_and_the_bound() {
+        let points: Vec<u32> = (0..10_001).collect();
+        let kept = downsample(&points, CHART_POINTS);
+        assert_eq!(kept.len(), CHART_POINTS);
+        assert_eq!((kept[0], kept[CHART_POINTS - 1]), (0, 10_000));
+        assert!(kept.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(downsample(&points[..5], CHART_POINTS), points[..5]);
+    }
+
+    #[test]
+    fn faults_are_kept_up_to_half_the_budget() {
+        let mut games = synthetic_games(5000);
+        for g in &mut games {
+            g.termination = "stackfish-base: crashed".into();
+        }
+        let sorted: Vec<&stackfish_record::GameRecord> = games.iter().collect();
+        let kept = kept_moves(&sorted);
+        assert_eq!(kept.iter().filter(|&&k| k).count(), MOVES_KEPT);
+        // Half on the first faults, then the rest split between the two ends.
+        assert!(kept[..MOVES_KEPT / 2 + MOVES_KEPT / 4].iter().all(|&k| k));
+        assert!(kept[5000 - MOVES_KEPT / 4..].iter().all(|&k| k));
+        assert!(!kept[MOVES_KEPT * 3 / 4]);
+        assert!(!faulted(&record(1, "a", "b", &[])));
+        let mut adjudicated = record(1, "a", "b", &[]);
+        adjudicated.termination = "adjudication: max plies (6)".into();
+        assert!(!faulted(&adjudicated));
     }
 
     fn counts(tri: Trinomial, penta: [u64; 5]) -> MatchCounts {
