@@ -6,6 +6,7 @@
 //! our flags. [`results_block`] prints the results block fastchess prints
 //! every `-ratinginterval` games. The mapping table is in docs/arena.md.
 
+use super::referee::fault_of;
 use super::stats::{MatchCounts, SprtConfig, Z_95};
 use super::ArenaError;
 use std::f64::consts::LN_10;
@@ -375,8 +376,7 @@ pub fn results_block(
 /// count ours: `b: crashed (...)` is `b disconnects: crashed (...)`.
 /// Other terminations are ours unchanged.
 pub fn annotation(termination: &str, players: [&str; 2]) -> String {
-    let phrased = players.iter().find_map(|name| {
-        let detail = termination.strip_prefix(name)?.strip_prefix(": ")?;
+    let phrased = fault_of(termination, players).and_then(|(name, detail)| {
         let phrase = [
             ("crashed", " disconnects"),
             ("timeout", " loses on time"),

@@ -150,6 +150,19 @@ enum Judge {
     Engines,
 }
 
+/// The player whose fault ended a game and the fault's words, read back from
+/// a termination the referee wrote as `NAME: crashed (...)`, `NAME: illegal
+/// move ...` and the like; `None` for every other ending.
+pub(crate) fn fault_of<'a>(
+    termination: &'a str,
+    players: [&'a str; 2],
+) -> Option<(&'a str, &'a str)> {
+    players.into_iter().find_map(|name| {
+        let detail = termination.strip_prefix(name)?.strip_prefix(": ")?;
+        Some((name, detail))
+    })
+}
+
 /// How a game ends inside the loop: a result (`None`: voided) and the
 /// termination text.
 type Ending = (Option<GameResult>, String);

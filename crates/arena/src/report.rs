@@ -4,6 +4,7 @@
 //! already read those: one row per engine or pair, Elo with "±" half-width, LOS and pentanomial.
 
 use super::ratings::{CrossTable, Ratings};
+use super::referee::fault_of;
 use super::stats::{
     signed, EloEstimate, EloReading, MatchCounts, RunVerdict, SprtConfig, SprtStatus,
 };
@@ -610,11 +611,7 @@ fn downsample<T: Copy>(points: &[T], max: usize) -> Vec<T> {
 /// referee words them) or was voided: the games whose moves a reader of a report looks for.
 fn faulted(g: &GameRecord) -> bool {
     let t = g.termination.as_str();
-    t.starts_with("voided")
-        || [&g.player1, &g.player2].iter().any(|name| {
-            t.strip_prefix(name.as_str())
-                .is_some_and(|r| r.starts_with(": "))
-        })
+    t.starts_with("voided") || fault_of(t, [&g.player1, &g.player2]).is_some()
 }
 
 /// Which games of `sorted` keep their moves: all up to `MOVES_KEPT`; beyond, the games that
