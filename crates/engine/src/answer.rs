@@ -362,13 +362,16 @@ fn from_proof<G: Game>(
     if budget == 0 {
         return None;
     }
-    let Some((mv, plies, positions)) = ask.pos.prove(budget) else {
-        driver.proof_spent = budget as u64;
+    let proof = ask.pos.prove(budget);
+    let Some((mv, plies)) = proof.best else {
+        // Only what the attempt explored: a game that cannot prove (all
+        // but Silo) leaves the search the whole budget.
+        driver.proof_spent = proof.positions;
         return None;
     };
     let seldepth = plies.unsigned_abs() as usize;
     let mut found = Found::proven(plies, seldepth, vec![mv.to_string()]);
-    found.nodes = positions;
+    found.nodes = proof.positions;
     Some(Answer::Found(found))
 }
 

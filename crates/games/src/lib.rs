@@ -347,17 +347,35 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// A human-readable board for the `d` command.
     fn pretty(&self) -> String;
 
-    /// The game-theoretic best move, for a game that can prove values (Silo):
-    /// the move and the plies to the end of the game, positive when the side
-    /// to move wins, negative when it loses, 0 for a draw. `None` when the
-    /// proof needs more than `max_positions` positions, or the game cannot
-    /// prove values at all (the default).
-    ///
-    /// The third value is the number of positions the proof explored (the
-    /// engine reports it as the move's nodes).
-    fn prove(&self, max_positions: usize) -> Option<(Self::Move, i32, u64)> {
+    /// The game-theoretic best move, for a game that can prove values
+    /// (Silo), within `max_positions` positions: the move and its value in
+    /// `Proof::best`, and in `Proof::positions` what the attempt explored,
+    /// found or not (the engine charges it to `go nodes`). A game that
+    /// cannot prove values (the default) explores nothing.
+    fn prove(&self, max_positions: usize) -> Proof<Self::Move> {
         let _ = max_positions;
-        None
+        Proof::default()
+    }
+}
+
+/// What a proof (`Game::prove`) found, and what it cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Proof<M> {
+    /// The best move and the plies to the end of the game: positive when
+    /// the side to move wins, negative when it loses, 0 for a draw. `None`
+    /// when the proof gave up.
+    pub best: Option<(M, i32)>,
+    /// Positions the attempt explored: the proof's own positions, or the
+    /// budget it used up before giving up; 0 when it explored nothing.
+    pub positions: u64,
+}
+
+impl<M> Default for Proof<M> {
+    fn default() -> Self {
+        Proof {
+            best: None,
+            positions: 0,
+        }
     }
 }
 

@@ -14,7 +14,7 @@ mod tests;
 
 use std::fmt;
 
-use super::{FenError, Game, GameResult, MoveError, Outcome, Side};
+use super::{FenError, Game, GameResult, MoveError, Outcome, Proof, Side};
 
 pub use notation::{parse_square, square_name};
 
@@ -477,14 +477,27 @@ impl Game for Silo {
     /// Solves the positions reachable from here by retrograde analysis when
     /// they are few enough: then the engine plays the fastest win or the
     /// slowest loss instead of searching.
-    fn prove(&self, max_positions: usize) -> Option<(Move, i32, u64)> {
+    fn prove(&self, max_positions: usize) -> Proof<Move> {
         let limits = solve::SolveLimits {
             method: solve::Method::Reachable,
             max_positions,
         };
-        let solution = solve::solve(self, &limits).ok()?;
-        let (mv, value) = solve::best_move(self, &solution.table)?;
-        Some((mv, value.signed_plies(), solution.positions))
+        match solve::solve(self, &limits) {
+            Ok(solution) => Proof {
+                best: solve::best_move(self, &solution.table)
+                    .map(|(mv, value)| (mv, value.signed_plies())),
+                positions: solution.positions,
+            },
+            // It enumerated positions up to the limit and stopped there.
+            Err(solve::SolveError::TooManyPositions { limit }) => Proof {
+                best: None,
+                positions: limit as u64,
+            },
+            // Refused before exploring anything.
+            Err(solve::SolveError::TooWide { .. } | solve::SolveError::NotFullSpace { .. }) => {
+                Proof::default()
+            }
+        }
     }
 }
 
