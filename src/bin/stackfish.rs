@@ -174,13 +174,21 @@ enum Command {
         #[arg(long, default_value_t = 4)]
         max_save: u32,
     },
-    /// Play self-play games for training the Mixtour network; writes arena
+    /// Play self-play games for training the evaluations; writes arena
     /// JSON-lines records, one line per finished game.
     Datagen {
         /// Where the records go; appended to, so a stopped run can go on
         /// with another --seed.
         #[arg(long)]
         out: std::path::PathBuf,
+        /// The game played.
+        #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
+        game: String,
+        /// The position every game starts from (a position string of the
+        /// game, e.g. Mixtour to 2 points: "x5/x5/x5/x5/x5 1 20,20 0,0 2 -");
+        /// the game's start if omitted.
+        #[arg(long)]
+        fen: Option<String>,
         /// Games to play (of the whole run: a --shard plays its part).
         #[arg(long, default_value_t = 1000)]
         games: usize,
@@ -376,6 +384,8 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         }
         Some(Command::Datagen {
             out,
+            game,
+            fen,
             games,
             nodes,
             threads,
@@ -386,6 +396,8 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             resume,
         }) => {
             let mut settings = stackfish::train::datagen::Settings {
+                game,
+                fen,
                 games,
                 nodes,
                 threads,
@@ -643,6 +655,7 @@ fn datagen_done(
     Ok(stackfish::record::records(&text)
         .filter_map(|(_, r)| r.ok())
         .filter(|r| r.seed == Some(settings.seed) && r.nodes == Some(settings.nodes))
+        .filter(|r| r.variant == settings.game && r.fen == settings.fen)
         .filter_map(|r| (r.game as usize).checked_sub(1))
         .filter(|i| range.contains(i))
         .collect())
@@ -675,6 +688,7 @@ fn datagen(
         }
     }
     let settings = &*settings;
+    stackfish::train::datagen::check(settings).map_err(|e| Failure::bad_input(e.to_string()))?;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -687,8 +701,12 @@ fn datagen(
     let result =
         stackfish::train::datagen::run(settings, &mut file, &|n| bar.set_position(n as u64));
     bar.finish_and_clear();
-    let n =
-        result.map_err(|e| Failure::bad_input(format!("cannot write {}: {e}", out.display())))?;
+    let n = result.map_err(|e| match e {
+        stackfish::train::datagen::DatagenError::Io(e) => {
+            Failure::bad_input(format!("cannot write {}: {e}", out.display()))
+        }
+        e => Failure::bad_input(e.to_string()),
+    })?;
     println!(
         "wrote {n} games to {} in {:.1} s",
         out.display(),

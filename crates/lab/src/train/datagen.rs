@@ -1,4 +1,6 @@
-//! Self-play games for training the Mixtour network: `stackfish datagen`.
+//! Self-play games for training the evaluations: `stackfish datagen`.
+//! Any variant (`Settings::game`), from its start or a given position
+//! (`Settings::fen`: Mixtour to 2 or 3 points, say).
 //!
 //! Each game starts with a few random plies (marked `book`, so training
 //! skips them) and is then played by the engine against itself at a fixed
@@ -11,8 +13,8 @@
 
 use rand::{Rng, SeedableRng};
 use stackfish_games::line::Line;
-use stackfish_games::mixtour::{Mixtour, MixtourVariant};
-use stackfish_games::{Game, GameResult, Outcome};
+use stackfish_games::variants::{with_variant, VariantVisitor};
+use stackfish_games::{FenError, Game, GameResult, Outcome};
 use stackfish_record::{GameRecord, MoveRecord};
 use stackfish_search::limits::Limits;
 use stackfish_search::{mate_in, search, Heuristics, SearchParams, Shared, WIN_BOUND};
@@ -23,6 +25,10 @@ use std::sync::{Arc, Mutex};
 /// What `run` plays.
 #[derive(Clone, Debug)]
 pub struct Settings {
+    /// The variant played (a name of `variants::variant_names`).
+    pub game: String,
+    /// The position every game starts from; `None`: the variant's start.
+    pub fen: Option<String>,
     /// Games of this run: indices `first..first + games` (game k is record `game` k + 1).
     pub games: usize,
     /// The index of the first game: a shard of a larger run plays its own range.
@@ -44,6 +50,8 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Settings {
+            game: "mixtour".to_string(),
+            fen: None,
             games: 1000,
             first: 0,
             skip: Default::default(),
@@ -64,17 +72,57 @@ pub fn planned(settings: &Settings) -> Vec<usize> {
         .collect()
 }
 
+/// Why `run` cannot play `settings`.
+#[derive(Debug, thiserror::Error)]
+pub enum DatagenError {
+    #[error("unknown game {0:?}")]
+    UnknownGame(String),
+    #[error("start position: {0}")]
+    Fen(#[from] FenError),
+    #[error("the start position is already over")]
+    Over,
+    #[error(transparent)]
+    Io(#[from] std::io::Error),
+}
+
+/// Checks that `settings` name a known game and a playable start, before
+/// anything is written.
+pub fn check(settings: &Settings) -> Result<(), DatagenError> {
+    struct Check<'a>(&'a Settings);
+    impl VariantVisitor for Check<'_> {
+        type Output = Result<(), DatagenError>;
+        fn visit<G: Game>(self, _: &'static str, variant: G::Variant) -> Self::Output {
+            let line = start_line::<G>(&variant, self.0.fen.as_deref())?;
+            if line.outcome().is_over() {
+                return Err(DatagenError::Over);
+            }
+            Ok(())
+        }
+    }
+    with_variant(&settings.game, Check(settings))
+        .unwrap_or_else(|| Err(DatagenError::UnknownGame(settings.game.clone())))
+}
+
+fn start_line<G: Game>(variant: &G::Variant, fen: Option<&str>) -> Result<Line<G>, FenError> {
+    match fen {
+        None => Ok(Line::new(variant.clone())),
+        Some(fen) => Line::from_fen(variant.clone(), fen),
+    }
+}
+
 /// Plays the games of `settings` ([`planned`]) and writes each to `out` as
 /// it ends; `progress` hears the number of games written so far. Returns
-/// that number, or the first write error.
+/// that number, or the first error (nothing is written when the settings
+/// do not [`check`]).
 pub fn run(
     settings: &Settings,
     out: &mut (dyn Write + Send),
     progress: &(dyn Fn(usize) + Sync),
-) -> std::io::Result<usize> {
+) -> Result<usize, DatagenError> {
+    check(settings)?;
     let plan = planned(settings);
     let next = AtomicUsize::new(0);
-    let out = Mutex::new((out, 0usize, None::<std::io::Error>));
+    let out = Mutex::new((out, 0usize, None::<DatagenError>));
     std::thread::scope(|scope| {
         for _ in 0..settings.threads.max(1) {
             scope.spawn(|| {
@@ -90,6 +138,11 @@ pub fn run(
                     if error.is_some() {
                         return;
                     }
+                    let Some(record) = record else {
+                        // `check` passed, so the start reads: unreachable.
+                        *error = Some(DatagenError::Over);
+                        return;
+                    };
                     let line = json_line(&record);
                     match line
                         .and_then(|l| writeln!(w, "{l}"))
@@ -99,7 +152,7 @@ pub fn run(
                             *written += 1;
                             progress(*written);
                         }
-                        Err(e) => *error = Some(e),
+                        Err(e) => *error = Some(e.into()),
                     }
                 }
             });
@@ -121,9 +174,66 @@ fn json_line(record: &GameRecord) -> std::io::Result<String> {
         .map_err(std::io::Error::other)
 }
 
-/// One game from seed `settings.seed` and game number `index`, as a record.
+/// One game from seed `settings.seed` and game number `index`, as a
+/// record; `None` for settings that do not [`check`].
 pub fn play(
     settings: &Settings,
+    index: u64,
+    shared: &Arc<Shared>,
+    heuristics: &mut [Heuristics],
+) -> Option<GameRecord> {
+    struct Play<'a> {
+        settings: &'a Settings,
+        index: u64,
+        shared: &'a Arc<Shared>,
+        heuristics: &'a mut [Heuristics],
+    }
+    impl VariantVisitor for Play<'_> {
+        type Output = Option<GameRecord>;
+        fn visit<G: Game>(self, name: &'static str, variant: G::Variant) -> Self::Output {
+            let line = start_line::<G>(&variant, self.settings.fen.as_deref()).ok()?;
+            Some(play_from(
+                self.settings,
+                name,
+                line,
+                self.index,
+                self.shared,
+                self.heuristics,
+            ))
+        }
+        /// The fast type when the start is on its board (the standard
+        /// Mixtour board), the general one otherwise.
+        fn visit_shaped<F: Game, G: Game<Variant = F::Variant>>(
+            self,
+            name: &'static str,
+            variant: G::Variant,
+        ) -> Self::Output {
+            match start_line::<F>(&variant, self.settings.fen.as_deref()) {
+                Ok(line) => Some(play_from(
+                    self.settings,
+                    name,
+                    line,
+                    self.index,
+                    self.shared,
+                    self.heuristics,
+                )),
+                Err(_) => self.visit::<G>(name, variant),
+            }
+        }
+    }
+    let visitor = Play {
+        settings,
+        index,
+        shared,
+        heuristics,
+    };
+    with_variant(&settings.game, visitor).flatten()
+}
+
+fn play_from<G: Game>(
+    settings: &Settings,
+    name: &str,
+    mut line: Line<G>,
     index: u64,
     shared: &Arc<Shared>,
     heuristics: &mut [Heuristics],
@@ -135,7 +245,6 @@ pub fn play(
     for h in heuristics.iter_mut() {
         h.clear();
     }
-    let mut line = Line::<Mixtour>::new(MixtourVariant::STANDARD);
     let mut moves = Vec::new();
     let mut legal = Vec::new();
     let (lo, hi) = settings.random_plies;
@@ -200,10 +309,10 @@ pub fn play(
         opening: None,
         event: "stackfish datagen".to_string(),
         date: None,
-        variant: "mixtour".to_string(),
+        variant: name.to_string(),
         player1: "stackfish".to_string(),
         player2: "stackfish".to_string(),
-        fen: None,
+        fen: settings.fen.clone(),
         moves,
         result: result.pgn().to_string(),
         termination: reason.to_string(),
@@ -218,6 +327,7 @@ pub fn play(
 mod tests {
     use super::*;
     use crate::train::positions_from_records;
+    use stackfish_games::mixtour::{Mixtour, MixtourVariant};
 
     fn small() -> Settings {
         Settings {
@@ -275,7 +385,9 @@ mod tests {
             .collect();
         let shared = Arc::new(Shared::new(s.hash_mb));
         let mut h = vec![Heuristics::default()];
-        let played: Vec<GameRecord> = (0..2).map(|i| play(&s, i, &shared, &mut h)).collect();
+        let played: Vec<GameRecord> = (0..2)
+            .map(|i| play(&s, i, &shared, &mut h).unwrap())
+            .collect();
         assert_eq!(read, played);
         assert_eq!(
             (read[0].nodes, read[0].seed, read[0].round),
@@ -290,16 +402,89 @@ mod tests {
         let s = small();
         let shared = Arc::new(Shared::new(1));
         let mut h = vec![Heuristics::default()];
-        let a = play(&s, 3, &shared, &mut h);
+        let a = play(&s, 3, &shared, &mut h).unwrap();
         let _ = play(&s, 0, &shared, &mut h);
         let b = play(
             &s,
             3,
             &Arc::new(Shared::new(1)),
             &mut [Heuristics::default()],
-        );
+        )
+        .unwrap();
         assert_eq!(a, b);
-        let c = play(&s, 2, &shared, &mut h);
+        let c = play(&s, 2, &shared, &mut h).unwrap();
         assert_ne!(a.moves, c.moves);
+    }
+
+    /// A given start (Mixtour to 2 points) is where every game begins,
+    /// recorded as the record's `fen`; the games replay from it to their
+    /// results, and a player wins only with 2 points.
+    #[test]
+    fn games_start_from_the_given_position() {
+        let fen = "x5/x5/x5/x5/x5 1 20,20 0,0 2 -";
+        let s = Settings {
+            fen: Some(fen.to_string()),
+            games: 3,
+            ..small()
+        };
+        let mut out = Vec::new();
+        assert_eq!(run(&s, &mut out, &|_| {}).unwrap(), 3);
+        for l in String::from_utf8(out).unwrap().lines() {
+            let r: GameRecord = serde_json::from_str(l).unwrap();
+            assert_eq!(
+                (r.variant.as_str(), r.fen.as_deref()),
+                ("mixtour", Some(fen))
+            );
+            let mut line = Line::<Mixtour>::from_fen(MixtourVariant::STANDARD, fen).unwrap();
+            for m in &r.moves {
+                line.play_text(&m.mv).unwrap();
+            }
+            if let Outcome::Over { result, .. } = line.outcome() {
+                assert_eq!(result.pgn(), r.result);
+                if let Some(w) = result.winner() {
+                    assert_eq!(line.position().score(w), 2, "{l}");
+                }
+            }
+        }
+    }
+
+    /// Focus plays as well, recorded under its own name.
+    #[test]
+    fn another_game_plays_under_its_name() {
+        let s = Settings {
+            game: "focus".to_string(),
+            games: 1,
+            ..small()
+        };
+        let mut out = Vec::new();
+        assert_eq!(run(&s, &mut out, &|_| {}).unwrap(), 1);
+        let r: GameRecord =
+            serde_json::from_str(std::str::from_utf8(&out).unwrap().trim()).unwrap();
+        assert_eq!(r.variant, "focus");
+        assert!(r.moves.len() > 12, "{} moves", r.moves.len());
+    }
+
+    /// A bad game or start is refused before anything is written.
+    #[test]
+    fn a_bad_game_or_start_writes_nothing() {
+        for (game, fen, want) in [
+            ("chess", None, "unknown game"),
+            ("mixtour", Some("x5/x5 1"), "start position"),
+            (
+                "mixtour",
+                Some("x5/x5/x5/x5/x5 1 20,20 1,0 1 -"),
+                "already over",
+            ),
+        ] {
+            let s = Settings {
+                game: game.to_string(),
+                fen: fen.map(str::to_string),
+                ..small()
+            };
+            let mut out = Vec::new();
+            let e = run(&s, &mut out, &|_| {}).unwrap_err().to_string();
+            assert!(e.contains(want), "{game} {fen:?}: {e}");
+            assert!(out.is_empty());
+        }
     }
 }
