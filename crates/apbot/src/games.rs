@@ -315,13 +315,10 @@ pub fn focus_from_ap(text: &str) -> Result<String, String> {
 
 /// Our Focus move (`d7d6`, `c7`) in AP's notation (`d2-d3`, `+c2`).
 pub fn focus_to_ap(text: &str) -> Result<String, String> {
-    match text.len() {
-        2 => Ok(format!("+{}", flip_square(text)?)),
-        4 => Ok(format!(
-            "{}-{}",
-            flip_square(&text[..2])?,
-            flip_square(&text[2..])?
-        )),
+    // Split by `get`: four bytes need not be four characters.
+    match (text.len(), text.get(..2), text.get(2..)) {
+        (2, _, _) => Ok(format!("+{}", flip_square(text)?)),
+        (4, Some(from), Some(to)) => Ok(format!("{}-{}", flip_square(from)?, flip_square(to)?)),
         _ => Err(format!("'{text}' is not a Focus move")),
     }
 }
@@ -329,6 +326,17 @@ pub fn focus_to_ap(text: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found by the fuzz target `apbot_webhook`: a four-byte move text
+    /// whose second byte is inside a character (`aéb`) panicked when cut.
+    #[test]
+    fn fuzz_apbot_webhook_focus_move_of_four_bytes_not_four_characters() {
+        assert_eq!(
+            focus_to_ap("aéb"),
+            Err("'aéb' is not a Focus move".to_string())
+        );
+        assert_eq!(focus_to_ap("d7d6").as_deref(), Ok("d2-d3"));
+    }
 
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()

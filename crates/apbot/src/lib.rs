@@ -10,6 +10,7 @@ pub mod games;
 pub mod key;
 mod server;
 pub mod state;
+pub mod webhook;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};

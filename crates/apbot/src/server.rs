@@ -15,15 +15,15 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use serde::Deserialize;
 use tokio::sync::{mpsc, Semaphore};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
 use crate::client::{ApClient, Submitted};
-use crate::games::{replay, ApGame, Choice, Replayed, Think};
+use crate::games::{replay, Choice, Replayed, Think};
 use crate::key::{PublicKey, SignatureError, REPLAY_WINDOW_SECS};
 use crate::state::{JobKey, StateDir};
+use crate::webhook::Notification;
 use crate::{BotError, Config};
 
 /// AP's bodies are a few kilobytes at most (a long Focus history is under
@@ -66,19 +66,6 @@ struct Job {
     key: JobKey,
     note: Notification,
     received: Instant,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Notification {
-    verb: String,
-    meta_game: Option<String>,
-    #[serde(default)]
-    variants: Vec<String>,
-    gameid: Option<String>,
-    clock_curr: Option<f64>,
-    #[serde(default)]
-    moves: Vec<Vec<String>>,
 }
 
 fn now_secs() -> u64 {
@@ -331,7 +318,7 @@ async fn post(bot: &Bot, request: Request) -> Outcome {
             format!("signature: {e}"),
         );
     }
-    let note: Notification = match serde_json::from_slice(&body) {
+    let note = match Notification::read(&body) {
         Ok(n) => n,
         Err(e) => return refuse(StatusCode::BAD_REQUEST, "-", None, format!("bad JSON: {e}")),
     };
@@ -362,7 +349,7 @@ fn remember_nonce(bot: &Bot, headers: &HeaderMap) -> Result<(), SignatureError> 
 
 fn challenge(note: &Notification) -> Outcome {
     let meta = note.meta_game.clone().unwrap_or_default();
-    match ApGame::from_challenge(&meta, &note.variants) {
+    match note.game() {
         Ok(_) => {
             let r = answer(StatusCode::OK, serde_json::json!({"accepted": true}));
             let what = format!("accepted {meta} {:?}", note.variants);
@@ -372,25 +359,13 @@ fn challenge(note: &Notification) -> Outcome {
     }
 }
 
-fn flat_moves(note: &Notification) -> Vec<String> {
-    note.moves.iter().flatten().cloned().collect()
-}
-
 fn notified(bot: &Bot, note: Notification, body: &[u8]) -> Outcome {
     let game = note.gameid.clone();
     let bad = |why: String| refuse(StatusCode::BAD_REQUEST, "move", game.clone(), why);
-    let meta = note.meta_game.clone().unwrap_or_default();
-    let ap_game = match ApGame::from_challenge(&meta, &note.variants) {
-        Ok(g) => g,
+    let key = match note.check_move() {
+        Ok((key, _)) => key,
         Err(e) => return bad(e.to_string()),
     };
-    let moves = flat_moves(&note);
-    let Some(key) = game.as_deref().and_then(|g| JobKey::new(g, moves.len())) else {
-        return bad("missing or malformed gameid".into());
-    };
-    if let Err(e) = replay(ap_game, &moves) {
-        return bad(format!("history refused: {e}"));
-    }
     let accepted = |why: &str| {
         let r = answer(StatusCode::ACCEPTED, serde_json::json!({"accepted": true}));
         (
@@ -450,9 +425,7 @@ async fn process(bot: Arc<Bot>, job: Job) {
         return settle("superseded");
     }
     let meta = note.meta_game.clone().unwrap_or_default();
-    let replayed: Replayed = match ApGame::from_challenge(&meta, &note.variants)
-        .and_then(|g| replay(g, &flat_moves(&note)))
-    {
+    let replayed: Replayed = match note.game().and_then(|g| replay(g, &note.flat_moves())) {
         Ok(r) => r,
         Err(e) => {
             log(format_args!("drop game={game} {e}"));

@@ -119,6 +119,23 @@ impl Engine {
     pub fn new(host: Host) -> Engine {
         let options = Options::default();
         let shared = allocate_shared(options.hash_mb).unwrap_or_else(|_| Arc::new(Shared::new(1)));
+        Engine::with_shared(host, options, shared)
+    }
+
+    /// `new` with a table of `hash_mb` MB instead of the default, as after
+    /// `setoption name Hash value <hash_mb>`: for a host that starts many
+    /// short sessions (the fuzz target of the protocol loop), which would
+    /// spend its time clearing the default table.
+    pub fn with_hash_mb(host: Host, hash_mb: usize) -> Result<Engine, HashSizeError> {
+        let options = Options {
+            hash_mb,
+            ..Options::default()
+        };
+        let shared = allocate_shared(hash_mb)?;
+        Ok(Engine::with_shared(host, options, shared))
+    }
+
+    fn with_shared(host: Host, options: Options, shared: Arc<Shared>) -> Engine {
         let session = match new_session(DEFAULT_GAME) {
             Some(session) => session,
             None => unreachable!("the default game is registered"),

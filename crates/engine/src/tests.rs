@@ -268,3 +268,34 @@ fn go_nodes_spends_the_whole_budget_in_every_searching_game() {
         }
     }
 }
+
+#[test]
+fn an_engine_can_start_with_a_table_of_its_own_size() {
+    let mut engine = Engine::with_hash_mb(Host::default(), 1).expect("1 MB");
+    assert_eq!(engine.options().hash_mb, 1);
+    assert_eq!(
+        engine.options(),
+        &Options {
+            hash_mb: 1,
+            ..Options::default()
+        },
+        "every other option at its default"
+    );
+    let params = GoParams {
+        nodes: Some(200),
+        ..GoParams::default()
+    };
+    assert!(matches!(
+        engine.go(&params, &mut |_| {}),
+        BestMove::Move { .. }
+    ));
+    for mb in [0, MAX_HASH_MB + 1] {
+        assert!(
+            matches!(
+                Engine::with_hash_mb(Host::default(), mb),
+                Err(HashSizeError::Range { .. })
+            ),
+            "{mb} MB"
+        );
+    }
+}

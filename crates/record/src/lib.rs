@@ -208,7 +208,7 @@ pub fn move_comment(m: &MoveRecord) -> String {
     }
     let score = match (m.cp, m.mate) {
         (_, Some(n)) if n >= 0 => format!("+M{n}"),
-        (_, Some(n)) => format!("-M{}", -n),
+        (_, Some(n)) => format!("-M{}", n.unsigned_abs()),
         (Some(cp), None) => format!("{:+.2}", cp as f64 / 100.0),
         (None, None) => "?".into(),
     };
@@ -218,8 +218,15 @@ pub fn move_comment(m: &MoveRecord) -> String {
     format!("{score}/{depth} {time}")
 }
 
+/// A tag value as PGN writes it: `\` and `"` escaped, and every control
+/// character (a line break above all, which would end the tag's line and
+/// begin another) written as a space.
 fn pgn_escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    s.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 pub fn parse_result(text: &str) -> Option<GameResult> {
@@ -461,6 +468,28 @@ fn civil_from_days(z: i64) -> (i64, u32, u32) {
 #[cfg(test)]
 mod tests {
     use crate::*;
+
+    /// Found by the fuzz target `record_jsonl` (from a crafted input): a
+    /// mate score of i32::MIN overflowed its negation in the PGN comment.
+    #[test]
+    fn fuzz_record_jsonl_mate_at_i32_min() {
+        let r = GameRecord::from_json(r#"{"moves":[{"move":"c3","mate":-2147483648}]}"#).unwrap();
+        assert_eq!(move_comment(&r.moves[0]), "-M2147483648/? ?");
+    }
+
+    /// Found by the fuzz target `record_jsonl`: a line break in a field
+    /// (a player's name) ended its PGN tag line and began a forged tag.
+    #[test]
+    fn fuzz_record_jsonl_line_break_in_a_tag() {
+        let json = r#"{"moves":[],"player1":"a\n[Result \"1-0\"]\u0007","result":"0-1"}"#;
+        let pgn = GameRecord::from_json(json).unwrap().pgn();
+        assert!(
+            pgn.contains("[Player1 \"a [Result \\\"1-0\\\"] \"]\n"),
+            "{pgn}"
+        );
+        let results = pgn.lines().filter(|l| l.starts_with("[Result")).count();
+        assert_eq!(results, 1, "{pgn}");
+    }
 
     #[test]
     fn a_move_with_nothing_reported_has_no_comment() {

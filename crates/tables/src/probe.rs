@@ -89,7 +89,11 @@ impl Table {
         let header = Header::parse(&head[..got], identity.0).map_err(|e| located(e.0))?;
         let layout = match Layout::of(&header) {
             Some(layout) => {
-                let mut index = vec![0u8; layout.index_len() as usize];
+                // Read no further than the file goes: a header can claim an
+                // index larger than memory (`offsets` then says it does not
+                // fit), and must not have it allocated.
+                let room = identity.0.saturating_sub(HEADER_LEN as u64);
+                let mut index = vec![0u8; layout.index_len().min(room) as usize];
                 let got = read_at_most(&file, &mut index, HEADER_LEN as u64)
                     .map_err(|e| located(e.to_string()))?;
                 let offsets = layout

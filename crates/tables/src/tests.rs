@@ -570,3 +570,38 @@ fn a_block_without_its_checksum_is_refused() {
         "{problem}"
     );
 }
+
+/// Found by the fuzz target `silo_table`: a 192-byte file whose header
+/// (the largest configuration, one entry per block) claims a block index
+/// of 543,878,040,926,263,688 bytes had that much allocated before its
+/// length was checked: the process aborted. It is refused, saying why.
+#[test]
+fn fuzz_silo_table_block_index_larger_than_the_file() {
+    let config = Config {
+        squares: 16,
+        per_side: 12,
+    };
+    let header = Header {
+        config,
+        entries: config.entries(),
+        wins: config.entries(),
+        losses: 0,
+        draws: 0,
+        longest: 0,
+        checksum: [0; 32],
+        storage: Storage::Blocks {
+            per_block: 1,
+            data_len: 64,
+            stored: [0; 32],
+        },
+    };
+    let mut file = header.to_bytes().to_vec();
+    file.extend([0; 64]);
+    let path = temp_path("huge-index");
+    std::fs::write(&path, &file).expect("writes");
+    let err = Table::open(&path).expect_err("refused");
+    assert!(
+        err.0.contains("block index") && err.0.contains("the file has 192"),
+        "{err}"
+    );
+}

@@ -107,8 +107,14 @@ pub struct Protocol {
 
 impl Protocol {
     pub fn new(host: Host, output: impl Write + Send + 'static) -> Protocol {
+        Protocol::with_engine(Engine::new(host), output)
+    }
+
+    /// The protocol around `engine` as it is (`Engine::with_hash_mb`: a
+    /// small table for short sessions).
+    pub fn with_engine(engine: Engine, output: impl Write + Send + 'static) -> Protocol {
         Protocol {
-            state: State::new(host, Out::new(output)),
+            state: State::with_engine(engine, Out::new(output)),
             held: None,
         }
     }
@@ -234,7 +240,10 @@ impl Job {
 
 impl State {
     fn new(host: Host, out: Out) -> State {
-        let engine = Engine::new(host);
+        State::with_engine(Engine::new(host), out)
+    }
+
+    fn with_engine(engine: Engine, out: Out) -> State {
         State {
             out,
             stop: engine.shared().clone(),

@@ -20,7 +20,7 @@
 use std::sync::OnceLock;
 
 use super::board::{Bits, Board};
-use super::eval::{features, weighted, FEATURES};
+use super::eval::{features, FEATURES};
 use super::Position;
 use crate::{Game, Side};
 
@@ -112,7 +112,9 @@ impl Network {
     }
 
     /// The network's evaluation of the inputs `active` and the linear
-    /// features `f`, in centi-units.
+    /// features `f`, in centi-units. The sums are taken in 64 bits and the
+    /// result saturated: a network file's weights are anyone's, and
+    /// extreme ones must not overflow (the search clamps what it gets).
     pub fn evaluate(&self, active: &[u16], f: &[i32; FEATURES]) -> i32 {
         let mut acc = [0i32; HIDDEN];
         for (a, &b) in acc.iter_mut().zip(&self.b1) {
@@ -124,12 +126,18 @@ impl Network {
                 *a += w as i32;
             }
         }
-        let hidden: i32 = acc
+        let hidden: i64 = acc
             .iter()
             .zip(&self.w2)
-            .map(|(&a, &w)| a.clamp(0, QA) * w as i32)
+            .map(|(&a, &w)| i64::from(a.clamp(0, QA)) * i64::from(w))
             .sum();
-        (self.b2 + hidden) / (QA * QB) + weighted(f, &self.linear)
+        let linear: i64 = f
+            .iter()
+            .zip(&self.linear)
+            .map(|(&f, &w)| i64::from(f) * i64::from(w))
+            .sum();
+        let value = (i64::from(self.b2) + hidden) / i64::from(QA * QB) + linear;
+        value.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
     }
 }
 
@@ -275,5 +283,39 @@ mod tests {
             Network::from_bytes(include_bytes!("net.bin")).is_ok(),
             "net.bin does not read"
         );
+    }
+
+    /// Found by the fuzz target `mixtour_network`: a network file whose
+    /// weights are all at their extremes overflowed the sums (a panic with
+    /// overflow checks, a wrapped score without). It saturates instead.
+    #[test]
+    fn fuzz_mixtour_network_extreme_weights_saturate() {
+        let pos = Mixtour::from_fen(
+            &MixtourVariant::STANDARD,
+            "x,1,x3/x4,22/x2,221,x2/2,2,x2,2211/11,x4 1 14,12 0,0 1 -",
+        )
+        .unwrap();
+        let mut inputs = [0; MAX_ACTIVE];
+        let n = active(&pos, &mut inputs);
+        let f = features(&pos);
+        let extreme = |w: i16, b: i32| Network {
+            w1: vec![w; INPUTS * HIDDEN],
+            b1: vec![w; HIDDEN],
+            w2: vec![w; HIDDEN],
+            b2: b,
+            linear: [b; FEATURES],
+        };
+        let high = extreme(i16::MAX, i32::MAX).evaluate(&inputs[..n], &f);
+        let low = extreme(i16::MAX, i32::MIN).evaluate(&inputs[..n], &f);
+        // Every linear weight at an extreme: the sum is far beyond i32, on
+        // the side of the features' sum (times the weights' sign).
+        let sum: i32 = f.iter().sum();
+        assert_ne!(sum, 0, "the position has features");
+        let (up, down) = if sum > 0 {
+            (i32::MAX, i32::MIN)
+        } else {
+            (i32::MIN, i32::MAX)
+        };
+        assert_eq!((high, low), (up, down));
     }
 }
