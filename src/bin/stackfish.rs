@@ -369,7 +369,12 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
                     eprintln!("note: {e}; open {url} yourself");
                 }
             }
-            server.wait();
+            // A stop signal closes the pages' streams and ends the engines
+            // (their processes too), then exits 0.
+            let signal = server
+                .serve_until_stopped()
+                .map_err(Failure::bad_input)?;
+            eprintln!("stackfish: {signal}: stopped");
         }
         Some(Command::Tactics {
             suite,
