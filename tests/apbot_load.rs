@@ -14,6 +14,9 @@ use apbot_support::*;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 
+/// One POST of the burst: the game's index, the signature headers, the body.
+type Delivery = (usize, Vec<(String, String)>, String);
+
 fn percentile(mut times: Vec<Duration>, p: f64) -> Duration {
     times.sort();
     let i = ((times.len() as f64 * p).ceil() as usize).clamp(1, times.len()) - 1;
@@ -52,7 +55,11 @@ fn two_hundred_games_at_once_each_get_every_move_once() {
     // Let the last settles land.
     std::thread::sleep(Duration::from_millis(300));
     let s = ap.site.lock().unwrap();
-    assert!(done, "not every game got its moves: {:?}", bot.lines().iter().rev().take(10).collect::<Vec<_>>());
+    assert!(
+        done,
+        "not every game got its moves: {:?}",
+        bot.lines().iter().rev().take(10).collect::<Vec<_>>()
+    );
     let mut accepted: HashMap<&str, usize> = HashMap::new();
     for (id, _, status) in &s.submissions {
         assert_eq!(*status, 200, "{:?}", s.submissions);
@@ -64,7 +71,11 @@ fn two_hundred_games_at_once_each_get_every_move_once() {
         // Every bot move of the game was submitted once: no move lost (the
         // game would have stopped short), none twice (AP would refuse it).
         let bot_moves = (0..g.moves.len()).filter(|p| p % 2 == g.bot_seat).count();
-        assert_eq!(accepted.get(id.as_str()).copied().unwrap_or(0), bot_moves, "{id}");
+        assert_eq!(
+            accepted.get(id.as_str()).copied().unwrap_or(0),
+            bot_moves,
+            "{id}"
+        );
     }
     let p99 = percentile(s.webhook_202.clone(), 0.99);
     let rss = bot.peak_rss_kb();
@@ -104,7 +115,7 @@ fn a_burst_of_a_thousand_notifications_with_duplicates_and_replays_loses_and_dou
     // 500 games, each notified once; 300 of them delivered twice more
     // (a fresh nonce: AP's duplicate delivery) and 200 replayed exactly
     // (the same signature and nonce: refused as a replay).
-    let mut requests: Vec<(usize, Vec<(String, String)>, String)> = Vec::new();
+    let mut requests: Vec<Delivery> = Vec::new();
     for i in 0..500 {
         let id = format!("burst-{i}");
         let meta = if i % 2 == 0 { "mixtour" } else { "focus" };
@@ -167,7 +178,10 @@ fn a_burst_of_a_thousand_notifications_with_duplicates_and_replays_loses_and_dou
         rss,
         files(&state.join("done"))
     );
-    assert!(sent_in < Duration::from_secs(10), "the burst took {sent_in:?}");
+    assert!(
+        sent_in < Duration::from_secs(10),
+        "the burst took {sent_in:?}"
+    );
     assert!(p99 < Duration::from_millis(500), "202 p99 {p99:?}");
     assert!(rss > 0 && rss < 512 * 1024, "peak RSS {rss} kB");
     assert_eq!(files(&state.join("pending")), 0);

@@ -145,8 +145,7 @@ fn accepted(s: &Site, id: &str) -> usize {
 }
 
 #[test]
-fn sigterm_mid_search_refuses_new_webhooks_exits_0_and_the_move_is_submitted_once_after_restart()
-{
+fn sigterm_mid_search_refuses_new_webhooks_exits_0_and_the_move_is_submitted_once_after_restart() {
     let ap = FakeAp::start(Signer::new(25));
     let state = temp_dir("sigterm-pending");
     // A 5 s think and a 1.5 s stop: the stop lands mid-search.
@@ -229,8 +228,9 @@ fn an_api_url_that_is_not_botquery_is_refused_at_start_and_by_check() {
         assert_eq!(out.status.code(), Some(2), "{text}");
         assert_eq!(text.lines().count(), 1, "{text}");
         assert!(
-            text.contains(&format!("--api-url {dev}: the path does not end in /botQuery"))
-                && text.contains("/<stage>/botQuery"),
+            text.contains(&format!(
+                "--api-url {dev}: the path does not end in /botQuery"
+            )) && text.contains("/<stage>/botQuery"),
             "{text}"
         );
     }
@@ -246,15 +246,26 @@ fn metrics_count_requests_signatures_searches_and_submissions() {
     ap.new_game("m1", "mixtour", 1, 0, 3);
     assert!(ap.wait_for(30, |s| accepted(s, "m1") == 1));
     let body = r#"{"verb":"move"}"#;
-    let (status, _, _) = request(bot.addr, "POST", &Signer::new(9).headers(now(), &nonce(), body), body);
+    let (status, _, _) = request(
+        bot.addr,
+        "POST",
+        &Signer::new(9).headers(now(), &nonce(), body),
+        body,
+    );
     assert_eq!(status, 401);
     assert_eq!(request(bot.addr, "GET", &[], "").0, 200);
     let (status, text) = get(bot.addr, "/metrics");
     assert_eq!(status, 200, "{text}");
     let value = |name: &str| sample(&text, name).unwrap_or_else(|| panic!("no {name} in {text}"));
-    assert_eq!(value(r#"apbot_requests_total{verb="move",status="202"}"#), 1.0);
+    assert_eq!(
+        value(r#"apbot_requests_total{verb="move",status="202"}"#),
+        1.0
+    );
     assert_eq!(value(r#"apbot_requests_total{verb="-",status="401"}"#), 1.0);
-    assert_eq!(value(r#"apbot_requests_total{verb="ping",status="200"}"#), 1.0);
+    assert_eq!(
+        value(r#"apbot_requests_total{verb="ping",status="200"}"#),
+        1.0
+    );
     assert_eq!(value("apbot_signature_failures_total"), 1.0);
     assert_eq!(value("apbot_searches_started_total"), 1.0);
     assert_eq!(value("apbot_searches_finished_total"), 1.0);
@@ -264,7 +275,10 @@ fn metrics_count_requests_signatures_searches_and_submissions() {
     // The game goes on (the bot's move did not end it).
     assert_eq!(value("apbot_games_in_progress"), 1.0);
     assert_eq!(value("apbot_webhook_response_seconds_count"), 1.0);
-    assert_eq!(value(r#"apbot_webhook_response_seconds_bucket{le="+Inf"}"#), 1.0);
+    assert_eq!(
+        value(r#"apbot_webhook_response_seconds_bucket{le="+Inf"}"#),
+        1.0
+    );
     assert_eq!(value("apbot_notification_to_submission_seconds_count"), 1.0);
     let start = value("process_start_time_seconds");
     assert!((now() as f64 - start).abs() < 120.0, "{start}");
@@ -298,7 +312,14 @@ fn json_logs_are_one_object_a_line_with_the_text_lines_fields() {
     let bot = Bot::start(
         &ap,
         &state,
-        &["--log-format", "json", "--depth", "2", "--max-move-ms", "200"],
+        &[
+            "--log-format",
+            "json",
+            "--depth",
+            "2",
+            "--max-move-ms",
+            "200",
+        ],
     );
     ap.site.lock().unwrap().faults.quiet = true;
     ap.new_game("j1", "focus", 0, 0, 4);
@@ -320,5 +341,7 @@ fn json_logs_are_one_object_a_line_with_the_text_lines_fields() {
     let submit = lines.iter().find(|v| v["event"] == "submit").unwrap();
     assert_eq!(submit["status"], 200);
     assert!(submit["move"].is_string() && submit["nodes"].is_u64());
-    assert!(lines.iter().any(|v| v["event"] == "think" && v["plies"] == 0));
+    assert!(lines
+        .iter()
+        .any(|v| v["event"] == "think" && v["plies"] == 0));
 }

@@ -55,14 +55,18 @@ fn analysis_line(stream: &mut TcpStream, until: Instant) -> bool {
             let state: Value = serde_json::from_str(&rest[..end]).expect("a JSON state");
             seen = rest[end..].to_string();
             let a = &state["analysis"];
-            if a["depth"].as_u64().is_some_and(|d| d >= 1) && a["pv"].as_array().is_some_and(|pv| !pv.is_empty()) {
+            if a["depth"].as_u64().is_some_and(|d| d >= 1)
+                && a["pv"].as_array().is_some_and(|pv| !pv.is_empty())
+            {
                 return true;
             }
         }
         match stream.read(&mut buf) {
             Ok(0) => return false,
             Ok(n) => seen.push_str(&String::from_utf8_lossy(&buf[..n])),
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
             Err(_) => return false,
         }
     }
@@ -76,7 +80,9 @@ fn ends(stream: &mut TcpStream, until: Instant) -> bool {
         match stream.read(&mut buf) {
             Ok(0) => return true,
             Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock || e.kind() == std::io::ErrorKind::TimedOut => {}
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut => {}
             Err(_) => return true,
         }
     }
@@ -102,16 +108,25 @@ fn fifty_boards_analysing_at_once_stream_their_lines_and_leave_nothing_behind() 
         stream
             .set_read_timeout(Some(Duration::from_millis(200)))
             .unwrap();
-        write!(stream, "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").expect("send");
+        write!(
+            stream,
+            "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        )
+        .expect("send");
         streams.push(stream);
     }
+    let started = start.elapsed();
     for server in &servers {
         assert_eq!(post(server.addr(), "/api/analyse", r#"{"on":true}"#), 200);
     }
+    let analysing = start.elapsed();
     let during = counts();
     let until = Instant::now() + Duration::from_secs(20);
     for (i, stream) in streams.iter_mut().enumerate() {
-        assert!(analysis_line(stream, until), "board {i}: no analysis line on its stream");
+        assert!(
+            analysis_line(stream, until),
+            "board {i}: no analysis line on its stream"
+        );
     }
     let lines_in = start.elapsed();
     for server in servers {
@@ -119,7 +134,10 @@ fn fifty_boards_analysing_at_once_stream_their_lines_and_leave_nothing_behind() 
     }
     let until = Instant::now() + Duration::from_secs(10);
     for (i, stream) in streams.iter_mut().enumerate() {
-        assert!(ends(stream, until), "board {i}: the stream did not end at the shutdown");
+        assert!(
+            ends(stream, until),
+            "board {i}: the stream did not end at the shutdown"
+        );
     }
     drop(streams);
     // The runtimes' blocking threads end within their keep-alive (1 s).
@@ -130,12 +148,20 @@ fn fifty_boards_analysing_at_once_stream_their_lines_and_leave_nothing_behind() 
         after = counts();
     }
     eprintln!(
-        "{BOARDS} boards: every stream had an analysis line after {:.1} s; threads/fds before {before:?}, with {BOARDS} boards {during:?}, after {after:?}",
+        "{BOARDS} boards: up with their streams after {:.1} s, all analysing after {:.1} s, every stream had an analysis line after {:.1} s; threads/fds before {before:?}, with {BOARDS} boards {during:?}, after {after:?}",
+        started.as_secs_f64(),
+        analysing.as_secs_f64(),
         lines_in.as_secs_f64()
     );
     if cfg!(target_os = "linux") {
-        assert!(during.0 > before.0 + BOARDS, "the counts are not read: {during:?}");
+        assert!(
+            during.0 > before.0 + BOARDS,
+            "the counts are not read: {during:?}"
+        );
         assert!(after.0 <= before.0, "threads left: {before:?} -> {after:?}");
-        assert!(after.1 <= before.1, "file descriptors left: {before:?} -> {after:?}");
+        assert!(
+            after.1 <= before.1,
+            "file descriptors left: {before:?} -> {after:?}"
+        );
     }
 }

@@ -371,9 +371,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             }
             // A stop signal closes the pages' streams and ends the engines
             // (their processes too), then exits 0.
-            let signal = server
-                .serve_until_stopped()
-                .map_err(Failure::bad_input)?;
+            let signal = server.serve_until_stopped().map_err(Failure::bad_input)?;
             eprintln!("stackfish: {signal}: stopped");
         }
         Some(Command::Tactics {

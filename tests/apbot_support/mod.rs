@@ -595,8 +595,8 @@ impl Bot {
 
     /// The bot's peak resident memory (VmHWM), kB.
     pub fn peak_rss_kb(&self) -> u64 {
-        let status =
-            std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap_or_default();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
         status
             .lines()
             .find_map(|l| l.strip_prefix("VmHWM:"))

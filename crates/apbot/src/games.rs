@@ -198,7 +198,7 @@ impl Replayed {
     pub fn ends_game(&self, text: &str) -> bool {
         match self {
             Replayed::Mixtour(pos) => {
-                let mut pos = pos.clone();
+                let mut pos = *pos;
                 let Ok(ours) = mixtour_from_ap(&pos, text) else {
                     return false;
                 };
@@ -209,7 +209,7 @@ impl Replayed {
                 pos.outcome().is_over()
             }
             Replayed::Focus(pos) => {
-                let mut pos = pos.clone();
+                let mut pos = *pos;
                 let Ok(ours) = focus_from_ap(text) else {
                     return false;
                 };

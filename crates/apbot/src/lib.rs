@@ -337,7 +337,10 @@ mod tests {
             assert!(check_api_url(ok).is_ok(), "{ok}");
         }
         for (bad, why) in [
-            ("https://abc.execute-api.us-east-1.amazonaws.com/dev", "does not end in /botQuery"),
+            (
+                "https://abc.execute-api.us-east-1.amazonaws.com/dev",
+                "does not end in /botQuery",
+            ),
             ("https://abc.example/dev/", "does not end in /botQuery"),
             ("https://abc.example/botQuery/", "does not end in /botQuery"),
             ("https://abc.example/xbotQuery", "does not end in /botQuery"),
@@ -346,7 +349,10 @@ mod tests {
             ("https:///botQuery", "no host"),
         ] {
             let e = check_api_url(bad).expect_err(bad).to_string();
-            assert!(e.contains(why) && e.contains("looks like https://"), "{bad}: {e}");
+            assert!(
+                e.contains(why) && e.contains("looks like https://"),
+                "{bad}: {e}"
+            );
             assert_eq!(e.lines().count(), 1, "{e}");
         }
     }

@@ -22,10 +22,10 @@ use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
 use crate::client::{ApClient, Submitted};
 use crate::games::{replay, Choice, PlayError, Replayed, Think};
+use crate::key::{PublicKey, SignatureError, REPLAY_WINDOW_SECS};
 use crate::log::line;
 use crate::metrics::{self, Metrics};
 use crate::platform::Signals;
-use crate::key::{PublicKey, SignatureError, REPLAY_WINDOW_SECS};
 use crate::state::{JobKey, StateDir};
 use crate::webhook::Notification;
 use crate::{BotError, Config};
@@ -38,8 +38,10 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(5);
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
-/// Connections open at once; more are closed as soon as they are accepted.
-pub const MAX_CONNECTIONS: usize = 64;
+/// Connections served at once; more wait in the listener's backlog until
+/// one ends (each has the deadlines above), so a burst of AP's
+/// notifications is answered late rather than reset.
+pub const MAX_CONNECTIONS: usize = 256;
 /// The bot's remaining time is planned as if this many moves were left.
 pub const MOVES_LEFT: u64 = 30;
 /// AP rounds the clock to whole hours: 0 means under half an hour, planned
@@ -293,16 +295,15 @@ async fn accept_loop(
 ) {
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
             Err(_) => {
                 tokio::time::sleep(Duration::from_millis(10)).await;
                 continue;
             }
-        };
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
-            drop(stream);
-            continue;
         };
         let service = TowerToHyperService::new(router.clone());
         let tls = tls.clone();
@@ -361,7 +362,13 @@ async fn handle(State(bot): State<Arc<Bot>>, request: Request, metrics_only: boo
             text,
         )
             .into_response();
-        (StatusCode::OK, "metrics".to_string(), None, String::new(), r)
+        (
+            StatusCode::OK,
+            "metrics".to_string(),
+            None,
+            String::new(),
+            r,
+        )
     } else if metrics_only {
         refuse(
             StatusCode::NOT_FOUND,
@@ -583,16 +590,17 @@ where
         metrics.search_started();
         let started = Instant::now();
         let s = search.clone();
-        let result = tokio::task::spawn_blocking(move || s())
-            .await
-            .map_err(|e| match e.try_into_panic() {
-                Ok(payload) => payload
-                    .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
-                    .or_else(|| payload.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "no message".to_string()),
-                Err(e) => e.to_string(),
-            });
+        let result =
+            tokio::task::spawn_blocking(move || s())
+                .await
+                .map_err(|e| match e.try_into_panic() {
+                    Ok(payload) => payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "no message".to_string()),
+                    Err(e) => e.to_string(),
+                });
         line("thought")
             .text("game", game)
             .ms("ms", started.elapsed().as_secs_f64() * 1000.0)
@@ -741,7 +749,10 @@ async fn process(bot: Arc<Bot>, job: Job) {
                 line("submit")
                     .text("game", &game)
                     .text("move", &mv)
-                    .text("status", e.status().map_or("-".to_string(), |s| s.to_string()))
+                    .text(
+                        "status",
+                        e.status().map_or("-".to_string(), |s| s.to_string()),
+                    )
                     .ms("ms", took(sent))
                     .int("retry_in_ms", wait.as_millis())
                     .message(format!("error: {e}"))
@@ -769,6 +780,71 @@ async fn process(bot: Arc<Bot>, job: Job) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    fn run<T>(f: impl std::future::Future<Output = T>) -> T {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    fn a_move() -> Result<Choice, PlayError> {
+        Ok(Choice::Move {
+            text: "c3".into(),
+            depth: 1,
+            nodes: 1,
+        })
+    }
+
+    #[test]
+    fn a_search_that_panics_once_is_tried_again_and_its_move_kept() {
+        let metrics = Metrics::new();
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = calls.clone();
+        let result = run(search_retrying("g", 4, &metrics, move || {
+            if c.fetch_add(1, Ordering::SeqCst) == 0 {
+                panic!("a bug in the search");
+            }
+            a_move()
+        }));
+        assert_eq!(result, Ok(a_move()));
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+        let text = metrics.encode(0, 0);
+        assert!(text.contains("apbot_searches_started_total 2"), "{text}");
+        assert!(text.contains("apbot_searches_failed_total 1"), "{text}");
+        assert!(text.contains("apbot_searches_finished_total 1"), "{text}");
+    }
+
+    #[test]
+    fn a_search_that_fails_twice_is_given_up_with_the_reason() {
+        let metrics = Metrics::new();
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = calls.clone();
+        let result = run(search_retrying("g", 4, &metrics, move || {
+            c.fetch_add(1, Ordering::SeqCst);
+            Err(PlayError::Illegal {
+                ply: 0,
+                text: "9z9".into(),
+                reason: "not a square".into(),
+            })
+        }));
+        let why = result.expect_err("given up");
+        assert!(why.contains("9z9") && why.contains("not a square"), "{why}");
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+        assert!(metrics
+            .encode(0, 0)
+            .contains("apbot_searches_failed_total 2"));
+        // A game that is over is an answer, not a failure: no retry.
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = calls.clone();
+        let result = run(search_retrying("g", 4, &metrics, move || {
+            c.fetch_add(1, Ordering::SeqCst);
+            Err(PlayError::Over("no legal move"))
+        }));
+        assert_eq!(result, Ok(Err(PlayError::Over("no legal move"))));
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
 
     #[test]
     fn the_budget_spreads_the_clock_and_respects_the_cap() {
