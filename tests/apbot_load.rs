@@ -91,7 +91,7 @@ fn two_hundred_games_at_once_each_get_every_move_once() {
     );
     assert_eq!(s.webhook_202.len(), s.submissions.len());
     // Generous bounds for a loaded CI machine; the figures are above.
-    assert!(p99 < Duration::from_millis(500), "202 p99 {p99:?}");
+    assert!(p99 < Duration::from_secs(1), "202 p99 {p99:?}");
     assert!(rss > 0 && rss < 512 * 1024, "peak RSS {rss} kB");
     // The state folder holds one marker per game, nothing pending.
     assert!(files(&state.join("done")) <= ids.len());
@@ -182,7 +182,7 @@ fn a_burst_of_a_thousand_notifications_with_duplicates_and_replays_loses_and_dou
         sent_in < Duration::from_secs(10),
         "the burst took {sent_in:?}"
     );
-    assert!(p99 < Duration::from_millis(500), "202 p99 {p99:?}");
+    assert!(p99 < Duration::from_secs(1), "202 p99 {p99:?}");
     assert!(rss > 0 && rss < 512 * 1024, "peak RSS {rss} kB");
     assert_eq!(files(&state.join("pending")), 0);
     assert!(bot.lines().iter().any(|l| l.contains("note=duplicate")));

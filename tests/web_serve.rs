@@ -108,12 +108,19 @@ fn the_documented_engine_command_starts() {
     assert!(served(&out), "{out}");
 }
 
-/// The pids of `pid`'s children (Linux).
+/// The pids of `pid`'s children (Linux: each thread lists the children it
+/// started).
 fn children(pid: u32) -> Vec<u32> {
-    std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
-        .unwrap_or_default()
-        .split_whitespace()
-        .filter_map(|p| p.parse().ok())
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten();
+    tasks
+        .flatten()
+        .flat_map(|t| {
+            std::fs::read_to_string(t.path().join("children"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
         .collect()
 }
 

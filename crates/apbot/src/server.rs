@@ -436,7 +436,7 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-async fn post(bot: &Bot, request: Request) -> Outcome {
+async fn post(bot: &Arc<Bot>, request: Request) -> Outcome {
     let (parts, body) = request.into_parts();
     let body: Bytes = match axum::body::to_bytes(Body::new(body), BODY_LIMIT).await {
         Ok(b) => b,
@@ -474,7 +474,7 @@ async fn post(bot: &Bot, request: Request) -> Outcome {
     };
     match note.verb.as_str() {
         "challenge" => challenge(&note),
-        "move" => notified(bot, note, &body),
+        "move" => notified(bot, note, body).await,
         other => refuse(
             StatusCode::BAD_REQUEST,
             other,
@@ -509,7 +509,7 @@ fn challenge(note: &Notification) -> Outcome {
     }
 }
 
-fn notified(bot: &Bot, note: Notification, body: &[u8]) -> Outcome {
+async fn notified(bot: &Arc<Bot>, note: Notification, body: Bytes) -> Outcome {
     let game = note.gameid.clone();
     let bad = |why: String| refuse(StatusCode::BAD_REQUEST, "move", game.clone(), why);
     let key = match note.check_move() {
@@ -533,7 +533,17 @@ fn notified(bot: &Bot, note: Notification, body: &[u8]) -> Outcome {
         }
         storing.insert(key.clone());
     }
-    let stored = bot.state.add(&key, body);
+    // The write is synced to disk: on a blocking thread, so that a burst's
+    // writes go on side by side and the request threads keep answering.
+    let (writer, k) = (bot.clone(), key.clone());
+    let stored = tokio::task::spawn_blocking(move || writer.state.add(&k, &body))
+        .await
+        .unwrap_or_else(|e| {
+            Err(crate::StateError {
+                path: std::path::PathBuf::from("pending"),
+                source: std::io::Error::other(e.to_string()),
+            })
+        });
     bot.storing
         .lock()
         .unwrap_or_else(|e| e.into_inner())
