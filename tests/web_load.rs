@@ -31,6 +31,23 @@ fn post(addr: SocketAddr, path: &str, body: &str) -> u16 {
         .unwrap_or(0)
 }
 
+/// The body of `GET path`.
+fn get(addr: SocketAddr, path: &str) -> String {
+    let mut s = TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
+    .expect("send");
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{path}: {answer}");
+    answer
+        .split_once("\r\n\r\n")
+        .map_or(String::new(), |(_, b)| b.to_string())
+}
+
 /// Threads and open file descriptors of this process.
 #[cfg(target_os = "linux")]
 fn counts() -> (usize, usize) {
@@ -129,9 +146,47 @@ fn fifty_boards_analysing_at_once_stream_their_lines_and_leave_nothing_behind() 
         );
     }
     let lines_in = start.elapsed();
-    for server in servers {
-        server.shutdown();
+    // One board's metrics say what it is doing.
+    let metrics = get(servers[0].addr(), "/metrics");
+    for (name, least) in [
+        ("serve_event_streams", 1.0),
+        ("serve_searches_started_total", f64::INFINITY),
+        (
+            r#"serve_requests_total{method="POST",path="/api/analyse",status="200"}"#,
+            1.0,
+        ),
+        (
+            r#"serve_requests_total{method="GET",path="/api/events",status="200"}"#,
+            1.0,
+        ),
+    ] {
+        let value = metrics
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix(name)?
+                    .strip_prefix(' ')?
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
+            .unwrap_or_else(|| panic!("no {name} in {metrics}"));
+        // INFINITY: at least one (the analysis may have been restarted).
+        let ok = if least.is_infinite() {
+            value >= 1.0
+        } else {
+            value == least
+        };
+        assert!(ok, "{name} = {value}");
     }
+    // Shut down side by side, as 50 processes stopped at once would.
+    let stops: Vec<_> = servers
+        .into_iter()
+        .map(|server| std::thread::spawn(move || server.shutdown()))
+        .collect();
+    for stop in stops {
+        stop.join().expect("a shutdown");
+    }
+    let shut_in = start.elapsed();
     let until = Instant::now() + Duration::from_secs(10);
     for (i, stream) in streams.iter_mut().enumerate() {
         assert!(
@@ -148,10 +203,11 @@ fn fifty_boards_analysing_at_once_stream_their_lines_and_leave_nothing_behind() 
         after = counts();
     }
     eprintln!(
-        "{BOARDS} boards: up with their streams after {:.1} s, all analysing after {:.1} s, every stream had an analysis line after {:.1} s; threads/fds before {before:?}, with {BOARDS} boards {during:?}, after {after:?}",
+        "{BOARDS} boards: up with their streams after {:.1} s, all analysing after {:.1} s, every stream had an analysis line after {:.1} s, all shut down after {:.1} s; threads/fds before {before:?}, with {BOARDS} boards {during:?}, after {after:?}",
         started.as_secs_f64(),
         analysing.as_secs_f64(),
-        lines_in.as_secs_f64()
+        lines_in.as_secs_f64(),
+        shut_in.as_secs_f64()
     );
     if cfg!(target_os = "linux") {
         assert!(

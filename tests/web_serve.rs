@@ -111,7 +111,9 @@ fn the_documented_engine_command_starts() {
 /// The pids of `pid`'s children (Linux: each thread lists the children it
 /// started).
 fn children(pid: u32) -> Vec<u32> {
-    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).into_iter().flatten();
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten();
     tasks
         .flatten()
         .flat_map(|t| {
