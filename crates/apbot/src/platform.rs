@@ -45,25 +45,39 @@ mod imp {
 mod imp {
     use tokio::signal::windows::{ctrl_break, ctrl_c, ctrl_close, CtrlBreak, CtrlC, CtrlClose};
 
+    /// Ctrl-C is required; Ctrl-Break and the console's close are taken
+    /// when the process has a console to get them from.
     pub struct Handlers {
         c: CtrlC,
-        brk: CtrlBreak,
-        close: CtrlClose,
+        brk: Option<CtrlBreak>,
+        close: Option<CtrlClose>,
     }
 
     pub fn install() -> std::io::Result<Handlers> {
         Ok(Handlers {
             c: ctrl_c()?,
-            brk: ctrl_break()?,
-            close: ctrl_close()?,
+            brk: ctrl_break().ok(),
+            close: ctrl_close().ok(),
         })
     }
 
     pub async fn next(h: &mut Handlers) -> &'static str {
+        let brk = async {
+            match &mut h.brk {
+                Some(b) => b.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        let close = async {
+            match &mut h.close {
+                Some(c) => c.recv().await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             _ = h.c.recv() => "Ctrl-C",
-            _ = h.brk.recv() => "Ctrl-Break",
-            _ = h.close.recv() => "console closed",
+            _ = brk => "Ctrl-Break",
+            _ = close => "console closed",
         }
     }
 }
