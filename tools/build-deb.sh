@@ -27,13 +27,20 @@ target=""
 profile=release
 while [ $# -gt 0 ]; do
     case $1 in
-    --target) target=${2:?build-deb: --target needs a target triple}; shift 2 ;;
-    --profile) profile=${2:?build-deb: --profile needs a profile name}; shift 2 ;;
+    --target | --profile)
+        [ $# -ge 2 ] && [ -n "$2" ] || { echo "build-deb: $1 needs a value" >&2; exit 2; }
+        if [ "$1" = --target ]; then target=$2; else profile=$2; fi
+        shift 2
+        ;;
     *) echo "build-deb: unknown argument '$1' (usage: tools/build-deb.sh [--target <triple>] [--profile <name>])" >&2; exit 2 ;;
     esac
 done
 host=$(rustc -vV | sed -n 's/^host: //p')
 [ -n "$target" ] || target=$host
+case $target in
+*-linux-gnu) ;;
+*) echo "build-deb: a Debian package needs a Linux target (<arch>-unknown-linux-gnu), not $target" >&2; exit 2 ;;
+esac
 # Debian's name of the architecture: the package's file name ends in it.
 case ${target%%-*} in
 x86_64) arch=amd64 ;;
