@@ -118,7 +118,8 @@ want=$(match "$native/arena" -- "$native/stackfish" 2>&1) || fail "the native ma
 if grep -E '"termination": ?"(one|two): ' "$work/arm.jsonl"; then
     fail "an engine forfeited a game of the aarch64 match (above)"
 fi
-grep -q -E '"result": ?"(1-0|0-1|1/2-1/2)"' "$work/arm.jsonl" || fail "the aarch64 match has no finished game: $(cat "$work/arm.jsonl")"
+[ "$(grep -c -E '"result": ?"(1-0|0-1|1/2-1/2)"' "$work/arm.jsonl")" = 2 ] ||
+    fail "the aarch64 match has an unfinished game: $(cat "$work/arm.jsonl")"
 untimed() { sed -E 's/"(ms|duration_ms)": ?[0-9]+,? ?//g; s/"date": ?"[^"]*",? ?//g' "$1"; }
 [ "$(untimed "$work/arm.jsonl")" = "$(untimed "$work/native.jsonl")" ] ||
     fail "the aarch64 match's records differ from the native one's: $(diff <(untimed "$work/native.jsonl") <(untimed "$work/arm.jsonl") | head -n 10)"
