@@ -211,20 +211,7 @@ fn secret(name: &'static str, file_var: &'static str) -> Result<String, BotError
         path: path.clone(),
         message,
     };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(&path)
-            .map_err(|e| file_error(e.to_string()))?
-            .permissions()
-            .mode();
-        if mode & 0o077 != 0 {
-            return Err(file_error(format!(
-                "readable by others (mode {:o}); chmod 600 it",
-                mode & 0o777
-            )));
-        }
-    }
+    platform::check_private(&path).map_err(file_error)?;
     let text = std::fs::read_to_string(&path).map_err(|e| file_error(e.to_string()))?;
     Ok(text.trim().to_string())
 }

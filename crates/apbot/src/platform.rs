@@ -1,5 +1,34 @@
-//! The stop signals the bot drains on: SIGTERM and SIGINT on Unix, Ctrl-C,
-//! Ctrl-Break and the console's close on Windows.
+//! What differs per operating system in the bot: whether a secret file is
+//! private to its owner, and the stop signals it drains on (SIGTERM and
+//! SIGINT on Unix; Ctrl-C, Ctrl-Break and the console's close on Windows).
+
+use std::path::Path;
+
+/// `Err` with the reason when others may read the file at `path`.
+#[cfg(unix)]
+pub(crate) fn check_private(path: &Path) -> Result<(), String> {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(path)
+        .map_err(|e| e.to_string())?
+        .permissions()
+        .mode();
+    if mode & 0o077 != 0 {
+        return Err(format!(
+            "readable by others (mode {:o}); chmod 600 it",
+            mode & 0o777
+        ));
+    }
+    Ok(())
+}
+
+/// Windows keeps who may read a file in its access list, which this bot
+/// does not read: rather than trust a file it cannot check, it refuses it.
+#[cfg(windows)]
+pub(crate) fn check_private(_path: &Path) -> Result<(), String> {
+    Err("cannot check on Windows that only its owner reads it; \
+         give the secret in the environment variable instead"
+        .to_string())
+}
 
 /// A stop signal that has been installed and can be waited for.
 pub struct Signals(imp::Handlers);
