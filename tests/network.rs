@@ -103,8 +103,13 @@ fn datagen_then_train_makes_a_network_the_engine_plays() {
         None,
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    // The size the format gives for 792 inputs, 64 hidden, 12 features.
-    assert_eq!(std::fs::metadata(&net).unwrap().len(), 101_692);
+    // The size the format gives: the 32-byte header, then 792 inputs x 64
+    // hidden units, 64 biases, 64 output weights (i16), the output bias
+    // and 12 linear weights (i32).
+    assert_eq!(
+        std::fs::metadata(&net).unwrap().len(),
+        32 + 2 * (792 * 64 + 64 + 64) + 4 + 4 * 12
+    );
 
     let (best, err) = engine_move(&net);
     assert!(!best.is_empty() && err.is_empty(), "{best} / {err}");
@@ -120,6 +125,9 @@ fn a_network_file_that_does_not_read_is_reported_and_the_built_in_one_plays() {
         err.contains("STACKFISH_NET=") && err.contains("built-in"),
         "{err}"
     );
+    // A file of the format before the header: its version, on one line.
+    assert!(err.contains("network file version 1;"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
     // The same move as the built-in network plays (the search is
     // deterministic at a node count with one thread).
     let builtin = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/games/src/mixtour/net.bin");

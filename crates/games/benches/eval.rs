@@ -50,6 +50,7 @@ fn main() {
         let mut state = 7;
         let mut small = || (splitmix(&mut state) % 61) as i16 - 30;
         let net = Network {
+            goals: 1,
             w1: (0..INPUTS * hidden).map(|_| small()).collect(),
             b1: (0..hidden).map(|_| small()).collect(),
             w2: (0..hidden).map(|_| small()).collect(),

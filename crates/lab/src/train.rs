@@ -158,9 +158,16 @@ impl Float {
 
     fn quantize(&self) -> Network {
         let q16 = |x: f32| x.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        // First-layer weights and biases within a bound that keeps every
+        // hidden sum (a bias and at most `MAX_ACTIVE` rows) in the 16 bits
+        // the engine's accumulators have (`Network::check`): about 4.6 in
+        // units of a full activation, far beyond what the clip at 1 uses.
+        let most = (i16::MAX as usize / (MAX_ACTIVE + 1)) as f32;
+        let q1 = |x: f32| (x * QA as f32).round().clamp(-most, most) as i16;
         Network {
-            w1: self.w1.iter().map(|w| q16(w * QA as f32)).collect(),
-            b1: self.b1.iter().map(|w| q16(w * QA as f32)).collect(),
+            goals: 1,
+            w1: self.w1.iter().map(|&w| q1(w)).collect(),
+            b1: self.b1.iter().map(|&w| q1(w)).collect(),
             w2: self.w2.iter().map(|w| q16(w * QB as f32)).collect(),
             b2: (self.b2 * (QA * QB) as f32).round() as i32,
             linear: self.linear.map(|w| w.round() as i32),
@@ -381,7 +388,8 @@ mod tests {
             k: Some(2.0),
             ..Settings::default()
         };
-        let (_, e) = train(&data, &settings, &mut |_| {});
+        let (net, e) = train(&data, &settings, &mut |_| {});
+        assert_eq!(net.check(), Ok(()), "the engine loads what train writes");
         assert!(e.network < 0.05, "{e:?}");
         assert!((e.quantized - e.network).abs() < 0.01, "{e:?}");
     }

@@ -8,8 +8,9 @@
 //! Inputs, from the side to move's view (colours swapped when player 2 is to
 //! move, so one set of weights serves both): one per cell and stack (30
 //! stacks of height 1 to 4, each order of colours) and one per reserve size
-//! of each side. At most 25 + 2 are active. Hidden: `HIDDEN` units, clipped
-//! to [0, 1].
+//! of each side. At most 25 + 2 are active. Hidden: as many units as the
+//! file says (a multiple of 16; `stackfish train` makes `HIDDEN`), clipped
+//! to [0, 1]. The file's header also says which goals the network covers.
 //!
 //! The search keeps the first layer's sums for both views of each position
 //! on its path (`Accumulator`, one per ply): a move changes at most two
@@ -36,6 +37,7 @@ pub const CODES: usize = 30;
 /// Reserve sizes 0..=20 of one side.
 pub const RESERVES: usize = 21;
 pub const INPUTS: usize = CELLS * CODES + 2 * RESERVES;
+/// The hidden units `stackfish train` gives a network.
 pub const HIDDEN: usize = 64;
 /// Most inputs active at once: a stack per cell and two reserves.
 pub const MAX_ACTIVE: usize = CELLS + 2;
@@ -43,19 +45,44 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 16;
 /// The most hidden units a network may have.
 pub const MAX_HIDDEN: usize = 512;
-const MAGIC: &[u8; 8] = b"SFNNUE01";
+/// The file's first bytes.
+const MAGIC: &[u8; 8] = b"STACKNET";
+/// The first bytes of a version 1 file (no header: 792 x 64 implied).
+const MAGIC_V1: &[u8; 8] = b"SFNNUE01";
+/// The format this build reads and writes.
+pub const VERSION: u16 = 2;
+/// The game field of a Mixtour network.
+const GAME: &[u8; 8] = b"mixtour\0";
+/// Magic, version, game, goals, a zero byte, inputs, hidden units, linear
+/// features.
+pub const HEADER_BYTES: usize = 8 + 2 + 8 + 1 + 1 + 4 + 4 + 4;
+/// The goals a network can cover: 1, 2 and 3 points (bits 0, 1, 2).
+pub const GOALS: u8 = 0b111;
 
 /// Why bytes are not a network this build can load.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum NetworkError {
     #[error("not a stackfish network (bad magic)")]
     BadMagic,
-    /// The shape of the network is fixed at compile time; a file of another
-    /// length is another shape.
-    #[error("network of {found} bytes, expected {expected} for {INPUTS} x {HIDDEN}", INPUTS = INPUTS, HIDDEN = HIDDEN)]
-    Length { found: usize, expected: usize },
-    #[error("truncated")]
-    Truncated,
+    #[error("network file version {found}; this build reads version {VERSION}")]
+    Version { found: u16 },
+    #[error("a network for {found}, not for mixtour")]
+    Game { found: String },
+    #[error("goals field {found:#05b}: a network covers one or more of the goals 1, 2 and 3 (bits 0 to 2)")]
+    Goals { found: u8 },
+    #[error("{found} inputs; this build's Mixtour network has {INPUTS}")]
+    Inputs { found: u32 },
+    #[error("{found} linear features; this build's Mixtour evaluation has {FEATURES}")]
+    Features { found: u32 },
+    /// The header gives the shape, the shape the length.
+    #[error("network of {found} bytes, expected {expected} for {hidden} hidden units")]
+    Length {
+        found: usize,
+        expected: usize,
+        hidden: usize,
+    },
+    #[error("truncated: {found} bytes, shorter than the {HEADER_BYTES}-byte header")]
+    Truncated { found: usize },
     /// The sums of the first layer are kept in 16 bits.
     #[error("hidden unit {unit} can sum to {bound}, beyond the 16 bits its accumulator has")]
     Accumulator { unit: usize, bound: i64 },
@@ -76,7 +103,9 @@ pub enum NetworkError {
 /// The quantized network.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
-    /// `INPUTS` rows of `HIDDEN`.
+    /// The goals (points to win) it evaluates: bit g - 1 for goal g.
+    pub goals: u8,
+    /// `INPUTS` rows of `hidden` (the length of `b1`).
     pub w1: Vec<i16>,
     pub b1: Vec<i16>,
     pub w2: Vec<i16>,
@@ -86,10 +115,18 @@ pub struct Network {
 }
 
 impl Network {
-    /// The file format: `MAGIC`, then little-endian i16 `w1`, `b1`, `w2`,
-    /// i32 `b2` and the `FEATURES` linear weights as i32.
+    /// The file format (protocol.md, "The Mixtour network file"): a
+    /// header of `HEADER_BYTES` (magic, version, game, goals, shape), then
+    /// little-endian i16 `w1`, `b1`, `w2`, i32 `b2` and the `FEATURES`
+    /// linear weights as i32.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(GAME);
+        out.extend_from_slice(&[self.goals, 0]);
+        for n in [INPUTS, self.hidden(), FEATURES] {
+            out.extend_from_slice(&(n as u32).to_le_bytes());
+        }
         for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
             out.extend_from_slice(&v.to_le_bytes());
         }
@@ -100,32 +137,71 @@ impl Network {
         out
     }
 
+    /// Reads a file of `to_bytes`'s format, or says what is wrong with it
+    /// first: magic, version, game, goals, shape, length, then the sums
+    /// (`check`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        let body = bytes
-            .strip_prefix(MAGIC.as_slice())
-            .ok_or(NetworkError::BadMagic)?;
-        let want = 2 * (INPUTS * HIDDEN + 2 * HIDDEN) + 4 + 4 * FEATURES;
+        if bytes.starts_with(MAGIC_V1) {
+            return Err(NetworkError::Version { found: 1 });
+        }
+        if !bytes.starts_with(MAGIC) {
+            return Err(NetworkError::BadMagic);
+        }
+        let Some((header, body)) = bytes.split_first_chunk::<HEADER_BYTES>() else {
+            return Err(NetworkError::Truncated { found: bytes.len() });
+        };
+        let u32_at = |at: usize| {
+            u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
+        };
+        let version = u16::from_le_bytes([header[8], header[9]]);
+        if version != VERSION {
+            return Err(NetworkError::Version { found: version });
+        }
+        if &header[10..18] != GAME {
+            let name = header[10..18].split(|&b| b == 0).next().unwrap_or(&[]);
+            return Err(NetworkError::Game {
+                found: String::from_utf8_lossy(name).into_owned(),
+            });
+        }
+        let goals = header[18];
+        if goals == 0 || goals & !GOALS != 0 {
+            return Err(NetworkError::Goals { found: goals });
+        }
+        let (inputs, hidden, features) = (u32_at(20), u32_at(24), u32_at(28));
+        if inputs as usize != INPUTS {
+            return Err(NetworkError::Inputs { found: inputs });
+        }
+        if features as usize != FEATURES {
+            return Err(NetworkError::Features { found: features });
+        }
+        let hidden = hidden as usize;
+        if hidden == 0 || !hidden.is_multiple_of(simd::LANES) || hidden > MAX_HIDDEN {
+            return Err(NetworkError::Hidden { hidden });
+        }
+        let want = 2 * (INPUTS * hidden + 2 * hidden) + 4 + 4 * FEATURES;
         if body.len() != want {
             return Err(NetworkError::Length {
-                found: body.len(),
-                expected: want,
+                found: bytes.len(),
+                expected: HEADER_BYTES + want,
+                hidden,
             });
         }
         let mut i16s = body
             .chunks_exact(2)
             .map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut take = |n: usize| (&mut i16s).take(n).collect::<Vec<i16>>();
-        let (w1, b1, w2) = (take(INPUTS * HIDDEN), take(HIDDEN), take(HIDDEN));
-        let rest = &body[2 * (INPUTS * HIDDEN + 2 * HIDDEN)..];
-        let mut i32s = rest
+        let (w1, b1, w2) = (take(INPUTS * hidden), take(hidden), take(hidden));
+        let mut i32s = body[2 * (INPUTS * hidden + 2 * hidden)..]
             .chunks_exact(4)
             .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        let b2 = i32s.next().ok_or(NetworkError::Truncated)?;
+        // The length was checked: every value is there.
+        let b2 = i32s.next().unwrap_or(0);
         let mut linear = [0; FEATURES];
         for w in &mut linear {
-            *w = i32s.next().ok_or(NetworkError::Truncated)?;
+            *w = i32s.next().unwrap_or(0);
         }
         let net = Network {
+            goals,
             w1,
             b1,
             w2,
@@ -139,6 +215,11 @@ impl Network {
     /// The number of hidden units.
     pub fn hidden(&self) -> usize {
         self.b1.len()
+    }
+
+    /// Whether it evaluates games to `goal` points.
+    pub fn covers(&self, goal: u8) -> bool {
+        (1..=3).contains(&goal) && self.goals & (1 << (goal - 1)) != 0
     }
 
     /// Whether the accumulators and the output layer compute this
@@ -329,7 +410,7 @@ pub fn active<B: Board>(pos: &Position<B>, out: &mut [u16; MAX_ACTIVE]) -> usize
 /// The network's evaluation of `pos`, if there is a network and it applies.
 pub fn evaluate<B: Board>(pos: &Position<B>) -> Option<i32> {
     let net = network()?;
-    if !applies(pos) {
+    if !applies(pos) || !net.covers(pos.goal()) {
         return None;
     }
     let mut inputs = [0u16; MAX_ACTIVE];
@@ -361,7 +442,7 @@ fn network_for<B: Board>(pos: &Position<B>) -> Option<&'static Network> {
     if crate::ablate::ABLATED.is_some() || !applies(pos) {
         return None;
     }
-    network()
+    network().filter(|net| net.covers(pos.goal()))
 }
 
 /// `acc` for `pos`, from scratch.
@@ -611,6 +692,7 @@ mod tests {
         ));
         // 512 units at the most negative weight: beyond 32 bits.
         let loud = Network {
+            goals: 1,
             w1: vec![0; INPUTS * 512],
             b1: vec![0; 512],
             w2: vec![i16::MIN; 512],
@@ -620,9 +702,80 @@ mod tests {
         assert!(matches!(loud.check(), Err(NetworkError::Output { .. })));
     }
 
+    /// Each field of the header is checked, and a file that fails says
+    /// which; a version 1 file (the format before the header) says so.
+    #[test]
+    fn a_file_of_another_version_game_goal_or_shape_says_what_is_wrong() {
+        let good = include_bytes!("net.bin").to_vec();
+        let net = Network::from_bytes(&good).expect("net.bin reads");
+        assert_eq!((net.goals, net.hidden()), (1, 64));
+        let with = |at: usize, bytes: &[u8]| {
+            let mut b = good.clone();
+            b[at..at + bytes.len()].copy_from_slice(bytes);
+            Network::from_bytes(&b)
+        };
+        assert_eq!(
+            with(8, &3u16.to_le_bytes()),
+            Err(NetworkError::Version { found: 3 })
+        );
+        assert_eq!(
+            with(0, b"SFNNUE01"),
+            Err(NetworkError::Version { found: 1 })
+        );
+        assert_eq!(
+            with(10, b"focus\0\0\0"),
+            Err(NetworkError::Game {
+                found: "focus".into()
+            })
+        );
+        assert_eq!(with(18, &[0]), Err(NetworkError::Goals { found: 0 }));
+        assert_eq!(with(18, &[8]), Err(NetworkError::Goals { found: 8 }));
+        assert_eq!(
+            with(20, &801u32.to_le_bytes()),
+            Err(NetworkError::Inputs { found: 801 })
+        );
+        assert_eq!(
+            with(24, &128u32.to_le_bytes()),
+            Err(NetworkError::Length {
+                found: good.len(),
+                expected: HEADER_BYTES + 2 * (INPUTS * 128 + 256) + 4 + 4 * FEATURES,
+                hidden: 128
+            })
+        );
+        assert_eq!(
+            with(24, &60u32.to_le_bytes()),
+            Err(NetworkError::Hidden { hidden: 60 })
+        );
+        assert_eq!(
+            with(28, &13u32.to_le_bytes()),
+            Err(NetworkError::Features { found: 13 })
+        );
+        assert_eq!(
+            Network::from_bytes(&good[..20]),
+            Err(NetworkError::Truncated { found: 20 })
+        );
+        assert_eq!(
+            Network::from_bytes(&good[..good.len() - 1]).map(|_| ()),
+            Err(NetworkError::Length {
+                found: good.len() - 1,
+                expected: good.len(),
+                hidden: 64
+            })
+        );
+        assert_eq!(
+            Network::from_bytes(b"not a net"),
+            Err(NetworkError::BadMagic)
+        );
+        // A goal-2 network does not evaluate the goal-1 game.
+        let mut two = net.clone();
+        two.goals = 0b010;
+        assert!(two.covers(2) && !two.covers(1) && !two.covers(3));
+    }
+
     #[test]
     fn the_file_round_trips_and_the_shipped_one_reads() {
         let net = Network {
+            goals: 1,
             w1: (0..INPUTS * HIDDEN).map(|i| (i % 97) as i16 - 48).collect(),
             b1: (0..HIDDEN).map(|i| i as i16).collect(),
             w2: (0..HIDDEN).map(|i| -(i as i16)).collect(),
@@ -651,6 +804,7 @@ mod tests {
         let n = active(&pos, &mut inputs);
         let f = features(&pos);
         let extreme = |w: i16, b: i32| Network {
+            goals: 1,
             w1: vec![w; INPUTS * HIDDEN],
             b1: vec![w; HIDDEN],
             w2: vec![w; HIDDEN],
