@@ -36,11 +36,18 @@ pub const CELLS: usize = 25;
 pub const CODES: usize = 30;
 /// Reserve sizes 0..=20 of one side.
 pub const RESERVES: usize = 21;
-pub const INPUTS: usize = CELLS * CODES + 2 * RESERVES;
+/// Where the goal inputs start: one per goal 1, 2, 3.
+pub const GOAL_INPUTS: usize = CELLS * CODES + 2 * RESERVES;
+/// Where the score inputs start: the side to move's score 0, 1, 2, then
+/// the opponent's.
+pub const SCORE_INPUTS: usize = GOAL_INPUTS + 3;
+/// Scores an input tells apart: 0, 1 and 2 or more.
+pub const SCORES: usize = 3;
+pub const INPUTS: usize = SCORE_INPUTS + 2 * SCORES;
 /// The hidden units `stackfish train` gives a network.
 pub const HIDDEN: usize = 64;
 /// Most inputs active at once: a stack per cell and two reserves.
-pub const MAX_ACTIVE: usize = CELLS + 2;
+pub const MAX_ACTIVE: usize = CELLS + 2 + 3;
 pub const QA: i32 = 255;
 pub const QB: i32 = 16;
 /// The most hidden units a network may have.
@@ -244,10 +251,13 @@ impl Network {
             }
         }
         // At most one input of each group is active: a stack per cell, a
-        // reserve size per side.
+        // reserve size per side, a goal, a score per side.
         let groups = (0..CELLS).map(|c| c * CODES..(c + 1) * CODES).chain([
             CELLS * CODES..CELLS * CODES + RESERVES,
-            CELLS * CODES + RESERVES..INPUTS,
+            CELLS * CODES + RESERVES..GOAL_INPUTS,
+            GOAL_INPUTS..SCORE_INPUTS,
+            SCORE_INPUTS..SCORE_INPUTS + SCORES,
+            SCORE_INPUTS + SCORES..INPUTS,
         ]);
         let mut bound: Vec<i64> = self.b1.iter().map(|&b| i64::from(b).abs()).collect();
         for group in groups {
@@ -329,32 +339,57 @@ impl Network {
     }
 }
 
-static NETWORK: OnceLock<Option<Network>> = OnceLock::new();
+static NETWORKS: OnceLock<Vec<Network>> = OnceLock::new();
 
-/// The network the evaluation uses: the one `install`ed, else the one in
-/// `net.bin`.
-pub fn network() -> Option<&'static Network> {
-    NETWORK
-        .get_or_init(|| Network::from_bytes(include_bytes!("net.bin")).ok())
-        .as_ref()
+/// The networks compiled in (`crates/games/src/mixtour/`), each for the
+/// goals its header names.
+const BUILT_IN: [&[u8]; 1] = [include_bytes!("net.bin")];
+
+fn built_in() -> Vec<Network> {
+    BUILT_IN
+        .iter()
+        .filter_map(|b| Network::from_bytes(b).ok())
+        .collect()
 }
 
-/// Puts `net` in place of the built-in network for the rest of the process
-/// (`None`: the linear evaluation everywhere), so a trained network can be
-/// played without a rebuild. Only before the first evaluation, and only a
-/// network that passes `Network::check` (every one `from_bytes` reads):
-/// false, and nothing changes, otherwise.
+/// The networks the evaluation uses, the first that covers a game's goal
+/// evaluating it: the one `install`ed, then the built-in ones.
+pub fn networks() -> &'static [Network] {
+    NETWORKS.get_or_init(built_in)
+}
+
+/// The first of `networks` (the built-in one for the one-tower game).
+pub fn network() -> Option<&'static Network> {
+    networks().first()
+}
+
+/// The network that evaluates games to `goal` points, if any.
+#[inline]
+pub fn network_for(goal: u8) -> Option<&'static Network> {
+    networks().iter().find(|n| n.covers(goal))
+}
+
+/// Puts `net` before the built-in networks for the rest of the process,
+/// so that it evaluates the goals it covers (`None`: no network at all,
+/// the linear evaluation everywhere): a trained network is played without
+/// a rebuild. Only before the first evaluation, and only a network that
+/// passes `Network::check` (every one `from_bytes` reads): false, and
+/// nothing changes, otherwise.
 pub fn install(net: Option<Network>) -> bool {
     if net.as_ref().is_some_and(|n| n.check().is_err()) {
         return false;
     }
-    NETWORK.set(net).is_ok()
+    let list = match net {
+        Some(net) => std::iter::once(net).chain(built_in()).collect(),
+        None => Vec::new(),
+    };
+    NETWORKS.set(list).is_ok()
 }
 
-/// Whether the network knows this kind of position: the full 5 x 5 board
-/// (on either board type) and a one-point goal.
+/// Whether a network can know this kind of position: the full 5 x 5
+/// board (on either board type) and a goal of 1 to 3 points.
 pub fn applies<B: Board>(pos: &Position<B>) -> bool {
-    if pos.goal() != 1 {
+    if !(1..=3).contains(&pos.goal()) {
         return false;
     }
     if B::MAX_FILES == 5 && B::MAX_RANKS == 5 {
@@ -386,6 +421,13 @@ fn reserve_input(view: Side, side: Side, n: u8) -> usize {
     CELLS * CODES + whose + (n as usize).min(RESERVES - 1)
 }
 
+/// The input of `side`'s score `n`, from `view`'s side.
+#[inline(always)]
+fn score_input(view: Side, side: Side, n: u8) -> usize {
+    let whose = if side == view { 0 } else { SCORES };
+    SCORE_INPUTS + whose + (n as usize).min(SCORES - 1)
+}
+
 /// The active inputs of `pos` (which `applies`) from `view`'s side; returns
 /// how many were written.
 fn inputs<B: Board>(pos: &Position<B>, view: Side, out: &mut [u16; MAX_ACTIVE]) -> usize {
@@ -396,9 +438,11 @@ fn inputs<B: Board>(pos: &Position<B>, view: Side, out: &mut [u16; MAX_ACTIVE]) 
     }
     for side in [view, view.opponent()] {
         out[n] = reserve_input(view, side, pos.reserve(side)) as u16;
-        n += 1;
+        out[n + 1] = score_input(view, side, pos.score(side)) as u16;
+        n += 2;
     }
-    n
+    out[n] = (GOAL_INPUTS + (pos.goal() as usize).clamp(1, 3) - 1) as u16;
+    n + 1
 }
 
 /// The active inputs of `pos` (which `applies`), from the side to move's
@@ -409,10 +453,10 @@ pub fn active<B: Board>(pos: &Position<B>, out: &mut [u16; MAX_ACTIVE]) -> usize
 
 /// The network's evaluation of `pos`, if there is a network and it applies.
 pub fn evaluate<B: Board>(pos: &Position<B>) -> Option<i32> {
-    let net = network()?;
-    if !applies(pos) || !net.covers(pos.goal()) {
+    if !applies(pos) {
         return None;
     }
+    let net = network_for(pos.goal())?;
     let mut inputs = [0u16; MAX_ACTIVE];
     let n = active(pos, &mut inputs);
     let mut rows: [&[i16]; MAX_ACTIVE] = [&[]; MAX_ACTIVE];
@@ -438,19 +482,23 @@ pub struct Accumulator {
 }
 
 /// The network to keep sums for, if it evaluates `pos`.
-fn network_for<B: Board>(pos: &Position<B>) -> Option<&'static Network> {
+fn network_of<B: Board>(pos: &Position<B>) -> Option<&'static Network> {
     if crate::ablate::ABLATED.is_some() || !applies(pos) {
         return None;
     }
-    network().filter(|net| net.covers(pos.goal()))
+    network_for(pos.goal())
 }
 
 /// `acc` for `pos`, from scratch.
 pub fn refresh<B: Board>(pos: &Position<B>, acc: &mut Accumulator) {
-    let Some(net) = network_for(pos) else {
-        acc.valid = false;
-        return;
-    };
+    match network_of(pos) {
+        Some(net) => refresh_on(net, pos, acc),
+        None => acc.valid = false,
+    }
+}
+
+/// `refresh` with `net`.
+fn refresh_on<B: Board>(net: &Network, pos: &Position<B>, acc: &mut Accumulator) {
     let hidden = net.hidden();
     acc.sums.resize(2 * hidden, 0);
     for (view, sums) in Side::BOTH
@@ -468,9 +516,9 @@ pub fn refresh<B: Board>(pos: &Position<B>, acc: &mut Accumulator) {
     acc.valid = true;
 }
 
-/// Most rows one move adds (or takes away) per view: two cells and both
-/// reserves.
-const MAX_CHANGED: usize = 4;
+/// Most rows one move adds (or takes away) per view: two cells, both
+/// reserves, both scores.
+const MAX_CHANGED: usize = 6;
 
 /// `out` for `child`, which is `pos` after `mv`, from `acc` (that of
 /// `pos`): the rows of the cells and reserves the move changed.
@@ -481,13 +529,22 @@ pub fn update<B: Board>(
     acc: &Accumulator,
     out: &mut Accumulator,
 ) {
-    let net = match network() {
-        Some(net) if acc.valid => net,
-        _ => {
-            out.valid = false;
-            return;
-        }
-    };
+    match network_for(child.goal()) {
+        Some(net) if acc.valid => update_on(net, pos, mv, child, acc, out),
+        _ => out.valid = false,
+    }
+}
+
+/// `update` with `net`.
+#[inline]
+fn update_on<B: Board>(
+    net: &Network,
+    pos: &Position<B>,
+    mv: super::Move<B>,
+    child: &Position<B>,
+    acc: &Accumulator,
+    out: &mut Accumulator,
+) {
     let cells = match mv.kind() {
         MoveKind::Place(cell) => [Some(cell), None],
         MoveKind::Stack { from, to, .. } => [Some(from), Some(to)],
@@ -515,13 +572,22 @@ pub fn update<B: Board>(
             }
         }
         for side in Side::BOTH {
-            let was = reserve_input(view, side, pos.reserve(side));
-            let is = reserve_input(view, side, child.reserve(side));
-            if was != is {
-                subs[ns] = net.row(was);
-                adds[na] = net.row(is);
-                ns += 1;
-                na += 1;
+            for (was, is) in [
+                (
+                    reserve_input(view, side, pos.reserve(side)),
+                    reserve_input(view, side, child.reserve(side)),
+                ),
+                (
+                    score_input(view, side, pos.score(side)),
+                    score_input(view, side, child.score(side)),
+                ),
+            ] {
+                if was != is {
+                    subs[ns] = net.row(was);
+                    adds[na] = net.row(is);
+                    ns += 1;
+                    na += 1;
+                }
             }
         }
         simd::update(sums, before, &adds[..na], &subs[..ns]);
@@ -536,11 +602,17 @@ pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i
     if !acc.valid {
         return None;
     }
-    let net = network()?;
+    let net = network_for(pos.goal())?;
+    Some(evaluate_on(net, pos, acc))
+}
+
+/// `evaluate_with` with `net`, from valid sums.
+#[inline]
+fn evaluate_on<B: Board>(net: &Network, pos: &Position<B>, acc: &Accumulator) -> i32 {
     let hidden = net.hidden();
     let view = pos.side_to_move().index();
     let sums = &acc.sums[view * hidden..(view + 1) * hidden];
-    Some(net.evaluate_sums(sums, &features(pos)))
+    net.evaluate_sums(sums, &features(pos))
 }
 
 #[cfg(test)]
@@ -620,6 +692,70 @@ mod tests {
         assert_eq!(incremental_equals_fresh(&holed, fresh, 6), 0);
     }
 
+    /// Games to 1, 2 and 3 points with a network (of made-up weights, 32
+    /// units) that covers them all: towers change the scores and the
+    /// reserves, and the sums kept through them stay the fresh ones; the
+    /// evaluation from them is the reference one from the inputs.
+    #[test]
+    fn the_sums_follow_the_scores_in_games_to_more_points() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(8);
+        let net = Network {
+            goals: GOALS,
+            w1: (0..INPUTS * 32).map(|_| rng.gen_range(-300..300)).collect(),
+            b1: (0..32).map(|_| rng.gen_range(-300..300)).collect(),
+            w2: (0..32).map(|_| rng.gen_range(-300..300)).collect(),
+            b2: 77,
+            linear: [5; FEATURES],
+        };
+        assert_eq!(net.check(), Ok(()));
+        let mut towers = 0;
+        let mut moves = Vec::new();
+        for goal in 1..=3 {
+            let variant = MixtourVariant { reserve: 20, goal };
+            for _ in 0..30 {
+                let mut pos = Mixtour::start(&variant);
+                let mut acc = Accumulator::default();
+                refresh_on(&net, &pos, &mut acc);
+                for _ in 0..150 {
+                    if pos.outcome().is_over() {
+                        break;
+                    }
+                    moves.clear();
+                    pos.generate_moves(&mut moves);
+                    // Towers when there are any, so that scores change.
+                    let noisy: Vec<_> =
+                        moves.iter().copied().filter(|&m| pos.is_noisy(m)).collect();
+                    let mv = if !noisy.is_empty() && rng.gen_ratio(1, 2) {
+                        noisy[rng.gen_range(0..noisy.len())]
+                    } else {
+                        moves[rng.gen_range(0..moves.len())]
+                    };
+                    let mut child = pos;
+                    child.play(mv);
+                    towers += usize::from(
+                        child.score(Side::P1) + child.score(Side::P2)
+                            != pos.score(Side::P1) + pos.score(Side::P2),
+                    );
+                    let mut next = Accumulator::default();
+                    update_on(&net, &pos, mv, &child, &acc, &mut next);
+                    let mut fresh = Accumulator::default();
+                    refresh_on(&net, &child, &mut fresh);
+                    assert_eq!(next.sums, fresh.sums, "{child:?} after {mv}");
+                    let mut active = [0; MAX_ACTIVE];
+                    let n = super::active(&child, &mut active);
+                    assert_eq!(
+                        evaluate_on(&net, &child, &next),
+                        net.evaluate(&active[..n], &features(&child)),
+                        "{child:?}"
+                    );
+                    (pos, acc) = (child, next);
+                }
+            }
+        }
+        assert!(towers > 50, "{towers} towers");
+    }
+
     #[test]
     fn inputs_are_the_same_with_colours_and_turn_swapped() {
         let a = Mixtour::from_fen(
@@ -635,8 +771,9 @@ mod tests {
         let (mut ia, mut ib) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
         let (na, nb) = (active(&a, &mut ia), active(&b, &mut ib));
         assert_eq!(ia[..na], ib[..nb]);
-        // Seven stacks (b5, e4, c3, a2, b2, e2, a1) and two reserves.
-        assert_eq!(na, 7 + 2);
+        // Seven stacks (b5, e4, c3, a2, b2, e2, a1), two reserves, two
+        // scores and the goal.
+        assert_eq!(na, 7 + 2 + 2 + 1);
         assert!(ia[..na].iter().all(|&i| (i as usize) < INPUTS));
     }
 
@@ -731,8 +868,8 @@ mod tests {
         assert_eq!(with(18, &[0]), Err(NetworkError::Goals { found: 0 }));
         assert_eq!(with(18, &[8]), Err(NetworkError::Goals { found: 8 }));
         assert_eq!(
-            with(20, &801u32.to_le_bytes()),
-            Err(NetworkError::Inputs { found: 801 })
+            with(20, &792u32.to_le_bytes()),
+            Err(NetworkError::Inputs { found: 792 })
         );
         assert_eq!(
             with(24, &128u32.to_le_bytes()),
