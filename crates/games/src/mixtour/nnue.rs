@@ -342,8 +342,10 @@ impl Network {
 static NETWORKS: OnceLock<Vec<Network>> = OnceLock::new();
 
 /// The networks compiled in (`crates/games/src/mixtour/`), each for the
-/// goals its header names.
-const BUILT_IN: [&[u8]; 1] = [include_bytes!("net.bin")];
+/// goals its header names: `net.bin` for the one-tower game, `net-g23.bin`
+/// for games to 2 and 3 towers (tools/train/README.md says how each was
+/// made).
+const BUILT_IN: [&[u8]; 2] = [include_bytes!("net.bin"), include_bytes!("net-g23.bin")];
 
 fn built_in() -> Vec<Network> {
     BUILT_IN
@@ -795,6 +797,26 @@ mod tests {
             super::super::eval::evaluate(&five),
             super::super::eval::linear(&five)
         );
+    }
+
+    /// The built-in networks cover goals 1, 2 and 3, a network each, and
+    /// games to 2 and 3 towers are evaluated by the network too, from
+    /// scores as well: a point ahead is good for the side that has it.
+    #[test]
+    fn the_built_in_networks_cover_one_to_three_towers() {
+        let nets = networks();
+        assert_eq!(nets.len(), 2);
+        assert!(nets[0].covers(1) && !nets[0].covers(2));
+        assert!(nets[1].covers(2) && nets[1].covers(3) && !nets[1].covers(1));
+        for goal in [2, 3] {
+            let fen = |scores: &str| {
+                format!("x,1,x3/x4,22/x2,221,x2/2,2,x2,2211/11,x4 1 14,12 {scores} {goal} -")
+            };
+            let even = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen("0,0")).unwrap();
+            let ahead = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen("1,0")).unwrap();
+            let (even, ahead) = (evaluate(&even).unwrap(), evaluate(&ahead).unwrap());
+            assert!(ahead > even + 50, "goal {goal}: {ahead} {even}");
+        }
     }
 
     /// The shipped network has learnt the game's main fact: four-high
