@@ -28,16 +28,16 @@ pub const EXIT_CPU_UNSUPPORTED: u8 = 2;
 
 /// `main`'s first call, before anything that could use instructions a
 /// CPU-specific build (`-C target-cpu=...`) was compiled with: on a CPU that
-/// lacks some, the one line of `stackfish_games::cpu::UnsupportedBuild`
+/// lacks some, the one line of `stackfish_games::cpu::refuse_unsupported_build`
 /// (what the build needs, what the CPU lacks, the build to use) on standard
 /// error and `Some` exit status [`EXIT_CPU_UNSUPPORTED`]; `None` otherwise,
 /// always in a default (baseline) build. Kept out of line and free of
 /// formatting: in such a build any code may use the instructions, this too.
 #[inline(never)]
 pub fn unsupported_cpu(program: &str) -> Option<ExitCode> {
-    let unsupported = stackfish_games::cpu::unsupported_build()?;
-    let _ = unsupported.write_line(program, &mut std::io::stderr().lock());
-    Some(ExitCode::from(EXIT_CPU_UNSUPPORTED))
+    let refused =
+        stackfish_games::cpu::refuse_unsupported_build(program, &mut std::io::stderr().lock());
+    refused.then(|| ExitCode::from(EXIT_CPU_UNSUPPORTED))
 }
 
 /// A command that failed: its exit status and what to say about it.

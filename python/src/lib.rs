@@ -305,9 +305,8 @@ fn import_sac(path: std::path::PathBuf, goal: Option<u32>) -> PyResult<String> {
 fn _stackfish(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // A build compiled for instructions this CPU lacks (`-C target-cpu=...`)
     // refuses to load, with the binaries' line, rather than crash later.
-    if let Some(unsupported) = stackfish_games::cpu::unsupported_build() {
-        let mut line = Vec::new();
-        let _ = unsupported.write_line("stackfish", &mut line);
+    let mut line = Vec::new();
+    if stackfish_games::cpu::refuse_unsupported_build("stackfish", &mut line) {
         let line = String::from_utf8_lossy(&line).trim_end().to_string();
         return Err(pyo3::exceptions::PyImportError::new_err(line));
     }

@@ -13,8 +13,7 @@ use stackfish_games::mixtour::{Mixtour, MixtourVariant};
 use stackfish_games::{perft, Game};
 
 fn main() -> ExitCode {
-    if let Some(unsupported) = stackfish_games::cpu::unsupported_build() {
-        let _ = unsupported.write_line("cpu_check", &mut std::io::stderr().lock());
+    if stackfish_games::cpu::refuse_unsupported_build("cpu_check", &mut std::io::stderr().lock()) {
         return ExitCode::from(2);
     }
     start()

@@ -156,58 +156,149 @@ struct Feature {
     /// Whether this build was compiled to use it (`-C target-cpu=...` or
     /// `-C target-feature=...`).
     built: bool,
-    /// Whether the running CPU has it.
-    present: fn() -> bool,
+    /// Where CPUID reports it: a word of `cpuid_words` and the bit in it,
+    /// as a mask (a shift by a variable would be BMI2's `shrx` in the very
+    /// builds this check is for).
+    word: usize,
+    mask: u32,
 }
+
+/// The CPUID words `Feature::word` names.
+#[cfg(target_arch = "x86_64")]
+const L1_ECX: usize = 0;
+#[cfg(target_arch = "x86_64")]
+const L7_EBX: usize = 1;
+#[cfg(target_arch = "x86_64")]
+const L7_ECX: usize = 2;
+#[cfg(target_arch = "x86_64")]
+const EXT1_ECX: usize = 3;
 
 #[cfg(target_arch = "x86_64")]
 macro_rules! features {
-    ($($name:tt),* $(,)?) => {
+    ($($name:tt in $word:ident bit $bit:literal),* $(,)?) => {
         [$(Feature {
             name: $name,
             built: cfg!(target_feature = $name),
-            present: || std::arch::is_x86_feature_detected!($name),
+            word: $word,
+            mask: 1 << $bit,
         }),*]
     };
 }
 
 /// Every feature the compiler may use on its own, levels first: x86-64-v2's
 /// six, x86-64-v3's nine, x86-64-v4's five, then the rest a
-/// `target-cpu=native` may bring (`is_x86_feature_detected!` knows each).
+/// `target-cpu=native` may bring; with their CPUID bits (Intel SDM vol. 2,
+/// CPUID).
 #[cfg(target_arch = "x86_64")]
 static FEATURES: [Feature; 31] = features![
-    "cmpxchg16b",
-    "popcnt",
-    "sse3",
-    "ssse3",
-    "sse4.1",
-    "sse4.2",
-    "avx",
-    "avx2",
-    "bmi1",
-    "bmi2",
-    "f16c",
-    "fma",
-    "lzcnt",
-    "movbe",
-    "xsave",
-    "avx512f",
-    "avx512bw",
-    "avx512cd",
-    "avx512dq",
-    "avx512vl",
-    "adx",
-    "aes",
-    "pclmulqdq",
-    "sha",
-    "sse4a",
-    "tbm",
-    "gfni",
-    "vaes",
-    "vpclmulqdq",
-    "avx512vpopcntdq",
-    "avx512vbmi",
+    "cmpxchg16b" in L1_ECX bit 13,
+    "popcnt" in L1_ECX bit 23,
+    "sse3" in L1_ECX bit 0,
+    "ssse3" in L1_ECX bit 9,
+    "sse4.1" in L1_ECX bit 19,
+    "sse4.2" in L1_ECX bit 20,
+    "avx" in L1_ECX bit 28,
+    "avx2" in L7_EBX bit 5,
+    "bmi1" in L7_EBX bit 3,
+    "bmi2" in L7_EBX bit 8,
+    "f16c" in L1_ECX bit 29,
+    "fma" in L1_ECX bit 12,
+    "lzcnt" in EXT1_ECX bit 5,
+    "movbe" in L1_ECX bit 22,
+    "xsave" in L1_ECX bit 26,
+    "avx512f" in L7_EBX bit 16,
+    "avx512bw" in L7_EBX bit 30,
+    "avx512cd" in L7_EBX bit 28,
+    "avx512dq" in L7_EBX bit 17,
+    "avx512vl" in L7_EBX bit 31,
+    "adx" in L7_EBX bit 19,
+    "aes" in L1_ECX bit 25,
+    "pclmulqdq" in L1_ECX bit 1,
+    "sha" in L7_EBX bit 29,
+    "sse4a" in EXT1_ECX bit 6,
+    "tbm" in EXT1_ECX bit 21,
+    "gfni" in L7_ECX bit 8,
+    "vaes" in L7_ECX bit 9,
+    "vpclmulqdq" in L7_ECX bit 10,
+    "avx512vpopcntdq" in L7_ECX bit 14,
+    "avx512vbmi" in L7_ECX bit 1,
 ];
+
+/// The set over `FEATURES` of what the CPU has, asked of the CPU itself: not
+/// through `is_x86_feature_detected!`, which answers true for every feature
+/// the build was compiled with, whatever the CPU. AVX and AVX-512 count only
+/// when the operating system saves their registers (XCR0), as they fault
+/// otherwise.
+///
+/// Scalars only, no arrays: in a build for x86-64-v3 the compiler zeroes
+/// and copies arrays with AVX registers, which is what must not run before
+/// the check (measured under `qemu-x86_64 -cpu Nehalem`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn present() -> u32 {
+    use std::arch::x86_64::{__cpuid, __cpuid_count};
+    // Leaves above the maximum are not asked.
+    let (max, max_ext) = (__cpuid(0).eax, __cpuid(0x8000_0000).eax);
+    let mut l1_ecx = if max >= 1 { __cpuid(1).ecx } else { 0 };
+    let (mut l7_ebx, mut l7_ecx) = if max >= 7 {
+        let l7 = __cpuid_count(7, 0);
+        (l7.ebx, l7.ecx)
+    } else {
+        (0, 0)
+    };
+    let ext1_ecx = if max_ext >= 0x8000_0001 {
+        __cpuid(0x8000_0001).ecx
+    } else {
+        0
+    };
+    const OSXSAVE: u32 = 1 << 27;
+    let xcr0 = if l1_ecx & OSXSAVE != 0 {
+        // Safety: OSXSAVE set means XGETBV exists and the OS enabled it.
+        unsafe { std::arch::x86_64::_xgetbv(0) }
+    } else {
+        0
+    };
+    // SSE and AVX state (bits 1, 2); then opmask and ZMM state (5, 6, 7).
+    if xcr0 & 0b110 != 0b110 {
+        l1_ecx &= !(1 << 28 | 1 << 12 | 1 << 29); // avx, fma, f16c
+        l7_ebx &= !(1 << 5); // avx2
+        l7_ecx &= !(1 << 9 | 1 << 10); // vaes, vpclmulqdq
+    }
+    if xcr0 & 0b1110_0110 != 0b1110_0110 {
+        l7_ebx &= !(1 << 16 | 1 << 17 | 1 << 28 | 1 << 30 | 1 << 31);
+        l7_ecx &= !(1 << 1 | 1 << 14);
+    }
+    let (mut has, mut bit) = (0u32, 1u32);
+    for f in &FEATURES {
+        let word = match f.word {
+            L1_ECX => l1_ecx,
+            L7_EBX => l7_ebx,
+            L7_ECX => l7_ecx,
+            _ => ext1_ecx,
+        };
+        if word & f.mask != 0 {
+            has |= bit;
+        }
+        // A doubling, not `1 << i`: a variable shift may be BMI2's shlx.
+        // `black_box` keeps the loop from being vectorised (AVX).
+        bit = std::hint::black_box(bit.wrapping_add(bit));
+    }
+    has
+}
+
+/// The set over `FEATURES` of what this build was compiled for: a constant.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+const fn needs() -> u32 {
+    let (mut needs, mut i) = (0u32, 0);
+    while i < FEATURES.len() {
+        if FEATURES[i].built {
+            needs |= 1 << i;
+        }
+        i += 1;
+    }
+    needs
+}
 
 /// The x86-64 levels as sets over `FEATURES`: each its first so many entries.
 #[cfg(target_arch = "x86_64")]
@@ -217,89 +308,85 @@ const LEVELS: [(&str, u32); 3] = [
     ("x86-64-v4", (1 << 20) - 1),
 ];
 
-/// A build compiled for features the running CPU lacks, as bit sets over
-/// `FEATURES`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnsupportedBuild {
-    needs: u32,
-    lacks: u32,
-}
-
-/// `Some` when this binary was compiled to use instructions the running CPU
-/// lacks: the caller says so ([`UnsupportedBuild::write_line`]) and stops
-/// before anything else runs. `main` calls it first, and it stays trivial
-/// (no allocation, no formatting): a build for x86-64-v3 may use AVX in any
-/// code it compiled, this function's included. Always `None` in a baseline
-/// build and off x86-64.
+/// `main`'s first call: true when this binary was compiled to use
+/// instructions the running CPU lacks, after writing to `out` the one line
+/// that says so (see [`write_line`]); the caller then stops before anything
+/// else runs. Always false in a baseline build and off x86-64.
+///
+/// In a build for x86-64-v3 any code may use AVX and BMI, this function's
+/// too: it is kept to scalar code (no arrays, no formatting, no structs
+/// copied), out of line, and tests/cpu/run.sh runs it on an emulated CPU
+/// without AVX.
 #[inline(never)]
-pub fn unsupported_build() -> Option<UnsupportedBuild> {
+pub fn refuse_unsupported_build(program: &str, out: &mut dyn std::io::Write) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        let (mut needs, mut lacks, mut bit) = (0u32, 0u32, 1u32);
-        for f in &FEATURES {
-            if f.built {
-                needs |= bit;
-                if !(f.present)() {
-                    lacks |= bit;
-                }
-            }
-            // A doubling, not `1 << i`: a variable shift may be BMI2's shlx.
-            bit = bit.wrapping_add(bit);
+        const NEEDS: u32 = needs();
+        if NEEDS == 0 {
+            return false; // a baseline build: nothing to ask
         }
-        (lacks != 0).then_some(UnsupportedBuild { needs, lacks })
+        let lacks = NEEDS & !present();
+        if lacks == 0 {
+            return false;
+        }
+        let _ = write_line(NEEDS, lacks, program, out);
+        true
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        None
+        let _ = (program, out);
+        false
     }
 }
 
-impl UnsupportedBuild {
-    /// Writes the one line that names what the build needs, what the CPU
-    /// lacks and the build to use, e.g. `stackfish: this build needs a CPU
-    /// with ... (x86-64-v3); this CPU lacks avx, avx2, ...; use the x86-64
-    /// baseline build (built without -C target-cpu)`. Only whole byte
-    /// strings are written, no formatting, for the reason of
-    /// [`unsupported_build`].
-    pub fn write_line(&self, program: &str, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        out.write_all(program.as_bytes())?;
-        out.write_all(b": this build needs a CPU with ")?;
-        self.write_names(self.needs, out)?;
-        #[cfg(target_arch = "x86_64")]
-        for &(name, level) in LEVELS.iter().rev() {
-            if self.needs & level == level {
-                out.write_all(b" (")?;
-                out.write_all(name.as_bytes())?;
-                if self.needs != level {
-                    out.write_all(b" and more")?;
-                }
-                out.write_all(b")")?;
-                break;
+/// Writes the one line that names what the build needs (`needs`, a set
+/// over `FEATURES`), what the CPU lacks (`lacks`) and the build to use,
+/// e.g. `stackfish: this build needs a CPU with ... (x86-64-v3); this CPU
+/// lacks avx, avx2, ...; use the x86-64 baseline build (built without -C
+/// target-cpu)`. Only whole byte strings are written, for the reason of
+/// [`refuse_unsupported_build`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn write_line(
+    needs: u32,
+    lacks: u32,
+    program: &str,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(program.as_bytes())?;
+    out.write_all(b": this build needs a CPU with ")?;
+    write_names(needs, out)?;
+    for &(name, level) in LEVELS.iter().rev() {
+        if needs & level == level {
+            out.write_all(b" (")?;
+            out.write_all(name.as_bytes())?;
+            if needs != level {
+                out.write_all(b" and more")?;
             }
+            out.write_all(b")")?;
+            break;
         }
-        out.write_all(b"; this CPU lacks ")?;
-        self.write_names(self.lacks, out)?;
-        out.write_all(b"; use the x86-64 baseline build (built without -C target-cpu)\n")
     }
+    out.write_all(b"; this CPU lacks ")?;
+    write_names(lacks, out)?;
+    out.write_all(b"; use the x86-64 baseline build (built without -C target-cpu)\n")
+}
 
-    fn write_names(&self, set: u32, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let (mut bit, mut first) = (1u32, true);
-            for f in &FEATURES {
-                if set & bit != 0 {
-                    if !first {
-                        out.write_all(b", ")?;
-                    }
-                    out.write_all(f.name.as_bytes())?;
-                    first = false;
-                }
-                bit = bit.wrapping_add(bit);
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn write_names(set: u32, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let (mut bit, mut first) = (1u32, true);
+    for f in &FEATURES {
+        if set & bit != 0 {
+            if !first {
+                out.write_all(b", ")?;
             }
+            out.write_all(f.name.as_bytes())?;
+            first = false;
         }
-        let _ = (set, &out);
-        Ok(())
+        bit = std::hint::black_box(bit.wrapping_add(bit));
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -310,7 +397,61 @@ mod tests {
     fn a_binary_that_runs_here_is_not_refused_here() {
         // These tests run, so this CPU runs this build: whatever the build's
         // target features, none can be missing.
-        assert_eq!(unsupported_build(), None);
+        let mut out = Vec::new();
+        assert!(!refuse_unsupported_build("stackfish", &mut out));
+        assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    }
+
+    /// `present`'s reading of CPUID, bit by bit, against the standard
+    /// library's detection (which in a build for these features would
+    /// answer true regardless, hence the test only in a baseline build).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_cpuid_bits_are_the_features_the_standard_library_detects() {
+        if needs() != 0 {
+            return; // `is_x86_feature_detected!` is no witness here
+        }
+        macro_rules! detected {
+            ($($name:tt),*) => { [$(($name, std::arch::is_x86_feature_detected!($name))),*] };
+        }
+        let std_says = detected![
+            "cmpxchg16b",
+            "popcnt",
+            "sse3",
+            "ssse3",
+            "sse4.1",
+            "sse4.2",
+            "avx",
+            "avx2",
+            "bmi1",
+            "bmi2",
+            "f16c",
+            "fma",
+            "lzcnt",
+            "movbe",
+            "xsave",
+            "avx512f",
+            "avx512bw",
+            "avx512cd",
+            "avx512dq",
+            "avx512vl",
+            "adx",
+            "aes",
+            "pclmulqdq",
+            "sha",
+            "sse4a",
+            "tbm",
+            "gfni",
+            "vaes",
+            "vpclmulqdq",
+            "avx512vpopcntdq",
+            "avx512vbmi"
+        ];
+        let has = present();
+        for (i, (name, detected)) in std_says.iter().enumerate() {
+            assert_eq!(FEATURES[i].name, *name);
+            assert_eq!(has & (1 << i) != 0, *detected, "{name}");
+        }
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -343,7 +484,7 @@ mod tests {
         }
     }
 
-    /// The set of the named features, as `UnsupportedBuild` keeps them.
+    /// The set over `FEATURES` of the named features.
     #[cfg(target_arch = "x86_64")]
     fn set(names: &[&str]) -> u32 {
         names
@@ -357,12 +498,8 @@ mod tests {
 
     #[cfg(target_arch = "x86_64")]
     fn line(needs: &[&str], lacks: &[&str]) -> String {
-        let build = UnsupportedBuild {
-            needs: set(needs),
-            lacks: set(lacks),
-        };
         let mut out = Vec::new();
-        build.write_line("stackfish", &mut out).unwrap();
+        write_line(set(needs), set(lacks), "stackfish", &mut out).unwrap();
         String::from_utf8(out).unwrap()
     }
 

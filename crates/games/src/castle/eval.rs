@@ -2,7 +2,6 @@
 //! Every term is a named weight so tuning can find and change it.
 
 use std::cell::RefCell;
-use std::rc::Rc;
 
 use super::tables::{file_of, rank_of, Bb, KEY_SQUARE, SQUARES};
 use super::Castle;
@@ -96,66 +95,55 @@ fn build(pos: &Castle) -> Distances {
 
 thread_local! {
     /// The table of the last skull layout this thread evaluated.
-    static CACHE: RefCell<Option<Rc<Distances>>> = const { RefCell::new(None) };
+    static CACHE: RefCell<Option<Box<Distances>>> = const { RefCell::new(None) };
 }
 
-/// Runs `f` with the distance table for `pos`'s skull layout. `f` runs
-/// outside the thread-local's closure, which the compiler keeps out of
-/// line: inside it, the evaluation would miss the fast copy of
-/// `Game::evaluate` (`cpu::fast`).
-#[inline(always)]
+/// Runs `f` with the distance table for `pos`'s skull layout.
 pub fn with_distances<R>(pos: &Castle, f: impl FnOnce(&Distances) -> R) -> R {
-    let table = CACHE.with(|cache| {
+    CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
-        match &*cache {
-            Some(d) if d.skulls == pos.skull_bits() => Rc::clone(d),
-            _ => {
-                let d = Rc::new(build(pos));
-                *cache = Some(Rc::clone(&d));
-                d
-            }
+        if !matches!(&*cache, Some(d) if d.skulls == pos.skull_bits()) {
+            *cache = Some(Box::new(build(pos)));
         }
-    });
-    f(&table)
+        match &*cache {
+            Some(d) => f(d),
+            None => f(&build(pos)),
+        }
+    })
 }
 
 fn manhattan(a: usize, b: usize) -> usize {
     file_of(a).abs_diff(file_of(b)) + rank_of(a).abs_diff(rank_of(b))
 }
 
-#[inline(always)] // into both copies of `Game::evaluate` (`cpu::fast`)
 pub fn evaluate(pos: &Castle) -> i32 {
     let us = pos.side_to_move();
-    with_distances(
-        pos,
-        #[inline(always)]
-        |table| {
-            let mut score = TEMPO;
-            for (side, sign) in [(us, 1), (us.opponent(), -1)] {
-                let knights = pos.knights(side);
-                let passes = pos.passes(side);
-                let nearest = knights
-                    .squares()
-                    .map(|sq| table.moves(side, passes, sq))
-                    .min()
-                    .unwrap_or(FAR);
-                let attack = ATTACK_BY_DISTANCE
-                    .get(nearest as usize)
-                    .copied()
-                    .unwrap_or(0);
-                let own_key = KEY_SQUARE[side.index()];
-                let defenders = knights
-                    .squares()
-                    .filter(|&sq| manhattan(sq, own_key) <= DEFENCE_RADIUS)
-                    .count()
-                    .min(MAX_DEFENDERS) as i32;
-                score += sign
-                    * (KNIGHT * knights.count() as i32
-                        + PASS * passes as i32
-                        + attack
-                        + DEFENDER * defenders);
-            }
-            score
-        },
-    )
+    with_distances(pos, |table| {
+        let mut score = TEMPO;
+        for (side, sign) in [(us, 1), (us.opponent(), -1)] {
+            let knights = pos.knights(side);
+            let passes = pos.passes(side);
+            let nearest = knights
+                .squares()
+                .map(|sq| table.moves(side, passes, sq))
+                .min()
+                .unwrap_or(FAR);
+            let attack = ATTACK_BY_DISTANCE
+                .get(nearest as usize)
+                .copied()
+                .unwrap_or(0);
+            let own_key = KEY_SQUARE[side.index()];
+            let defenders = knights
+                .squares()
+                .filter(|&sq| manhattan(sq, own_key) <= DEFENCE_RADIUS)
+                .count()
+                .min(MAX_DEFENDERS) as i32;
+            score += sign
+                * (KNIGHT * knights.count() as i32
+                    + PASS * passes as i32
+                    + attack
+                    + DEFENDER * defenders);
+        }
+        score
+    })
 }
