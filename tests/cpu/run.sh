@@ -4,8 +4,9 @@
 # qemu-x86_64 on two CPU models without x86-64-v3: qemu64 (baseline
 # x86-64: no popcnt, no SSE4, no AVX) and Nehalem (x86-64-v2: popcnt and
 # SSE4.2, no AVX, no BMI). On each: perft of every game's start equals the
-# native count, `bench` prints 2137755 nodes, and a UGI session (handshake,
-# position, go nodes) ends in the native bestmove; under qemu64 the arena
+# native count, `bench` prints 2137755 nodes, a UGI session (handshake,
+# position, go depth 5) prints what it prints natively and `go nodes` ends
+# in a bestmove; under qemu64 the arena
 # plays a short match between two emulated engines. Last, the start-up
 # check: crates/games/examples/cpu_check.rs (the binaries' check, then a
 # perft) built for x86-64-v3 refuses to run under Nehalem with its one line
@@ -33,8 +34,10 @@ trap 'rm -rf "$work"' EXIT
 
 # Every game's start, each to a depth of a fraction of a second emulated.
 perfts=("mixtour 5" "mixtour-5 4" "silo 10" "silo-8 8" "coinstack 4" "focus 4" "castle 4")
+# A depth-limited search is deterministic (a node limit is not quite: it
+# differs between native runs), so its session must equal the native one.
 ugi_session() {
-    printf 'ugi\nisready\nuginewgame\nposition startpos moves c3 b2\ngo nodes 3000\n'
+    printf 'ugi\nisready\nuginewgame\nposition startpos moves c3 b2\ngo %s\n' "$1"
 }
 
 declare -A native
@@ -42,7 +45,7 @@ for p in "${perfts[@]}"; do
     set -- $p
     native[$p]=$("$stackfish" perft "$2" --game "$1" | grep '^Nodes searched')
 done
-native_session=$(ugi_session | "$stackfish" | grep -v '^info ')
+native_session=$(ugi_session "depth 5" | "$stackfish" | grep -v '^info ')
 grep -q '^bestmove ' <<<"$native_session" || fail "native UGI session gave no bestmove: $native_session"
 
 for cpu in qemu64 Nehalem; do
@@ -55,9 +58,11 @@ for cpu in qemu64 Nehalem; do
     done
     bench=$(run "$stackfish" bench 2>&1 | tail -n 1) || fail "$cpu: bench failed: $bench"
     [ "${bench%% *}" = 2137755 ] || fail "$cpu: bench: '$bench', expected 2137755 nodes"
-    session=$(ugi_session | run "$stackfish" | grep -v '^info ') || fail "$cpu: the UGI session failed"
+    session=$(ugi_session "depth 5" | run "$stackfish" | grep -v '^info ') || fail "$cpu: the UGI session failed"
     [ "$session" = "$native_session" ] ||
         fail "$cpu: the UGI session differs from the native one:"$'\n'"$session"$'\n'"--- native:"$'\n'"$native_session"
+    ugi_session "nodes 3000" | run "$stackfish" | grep -q '^bestmove [a-e][1-5]' ||
+        fail "$cpu: go nodes 3000 gave no bestmove"
     echo "tests/cpu: $cpu: perft of ${#perfts[@]} games, bench 2137755 nodes, a UGI session: as natively"
 done
 
