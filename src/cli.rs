@@ -22,6 +22,24 @@ pub const EXIT_TABLE_FAILED: u8 = 1;
 /// started, i/o); also its usage errors.
 pub const EXIT_RUN_FAILED: u8 = 3;
 
+/// Both programs: this build was compiled for instructions the CPU lacks
+/// (see [`unsupported_cpu`]).
+pub const EXIT_CPU_UNSUPPORTED: u8 = 2;
+
+/// `main`'s first call, before anything that could use instructions a
+/// CPU-specific build (`-C target-cpu=...`) was compiled with: on a CPU that
+/// lacks some, the one line of `stackfish_games::cpu::refuse_unsupported_build`
+/// (what the build needs, what the CPU lacks, the build to use) on standard
+/// error and `Some` exit status [`EXIT_CPU_UNSUPPORTED`]; `None` otherwise,
+/// always in a default (baseline) build. Kept out of line and free of
+/// formatting: in such a build any code may use the instructions, this too.
+#[inline(never)]
+pub fn unsupported_cpu(program: &str) -> Option<ExitCode> {
+    let refused =
+        stackfish_games::cpu::refuse_unsupported_build(program, &mut std::io::stderr().lock());
+    refused.then(|| ExitCode::from(EXIT_CPU_UNSUPPORTED))
+}
+
 /// A command that failed: its exit status and what to say about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {

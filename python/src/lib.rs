@@ -303,6 +303,13 @@ fn import_sac(path: std::path::PathBuf, goal: Option<u32>) -> PyResult<String> {
 
 #[pymodule]
 fn _stackfish(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // A build compiled for instructions this CPU lacks (`-C target-cpu=...`)
+    // refuses to load, with the binaries' line, rather than crash later.
+    let mut line = Vec::new();
+    if stackfish_games::cpu::refuse_unsupported_build("stackfish", &mut line) {
+        let line = String::from_utf8_lossy(&line).trim_end().to_string();
+        return Err(pyo3::exceptions::PyImportError::new_err(line));
+    }
     m.add("Error", m.py().get_type::<Error>())?;
     m.add_class::<PyGame>()?;
     m.add_class::<engine::PyEngine>()?;

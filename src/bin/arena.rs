@@ -56,7 +56,7 @@ struct Cli {
 const EXIT_STATUS: &[(&str, &str)] = &[
     ("0", "Without --sprt: the match (or compliance check) is done. With --sprt (a match, merge or watch): H1 accepted."),
     ("1", "Without --sprt: the compliance check failed. With --sprt: H0 accepted."),
-    ("2", "With --sprt: inconclusive (the games ran out before a bound)."),
+    ("2", "With --sprt: inconclusive (the games ran out before a bound). At start, before anything runs: this build was made for a newer CPU (one line names what this one lacks)."),
     ("3", "The run failed: bad flags or config, an engine that cannot be started, i/o."),
     ("130", "Stopped by Ctrl-C or SIGTERM; every finished game is recorded."),
 ];
@@ -698,6 +698,16 @@ fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
 }
 
 fn main() -> ExitCode {
+    if let Some(refused) = stackfish::cli::unsupported_cpu("arena") {
+        return refused;
+    }
+    start()
+}
+
+/// Everything after the CPU check, out of line so that none of it is
+/// scheduled before the check.
+#[inline(never)]
+fn start() -> ExitCode {
     if let Err(e) = install_signal_handlers() {
         eprintln!("arena: cannot handle Ctrl-C ({e}); a Ctrl-C will end the arena at once, finished games stay recorded");
     }

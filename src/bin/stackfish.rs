@@ -31,7 +31,7 @@ const NETWORK_FOLDER: &str = "crates/games/src/mixtour";
 const EXIT_STATUS: &[(&str, &str)] = &[
     ("0", "Done (the engine: after quit or the end of its input)."),
     ("1", "solve --write or --verify: the table could not be made, or is bad."),
-    ("2", "A bad command line, file, position string or game, or a file that cannot be read or written."),
+    ("2", "A bad command line, file, position string or game, or a file that cannot be read or written; or, at start, a build made for a newer CPU (one line names what this one lacks)."),
 ];
 
 /// The EXAMPLES section of the man page.
@@ -305,6 +305,16 @@ fn open_silo_tables(folder: &std::path::Path) -> Result<stackfish::tablebase::Ta
 }
 
 fn main() -> ExitCode {
+    if let Some(refused) = stackfish::cli::unsupported_cpu("stackfish") {
+        return refused;
+    }
+    start()
+}
+
+/// Everything after the CPU check, out of line so that none of it is
+/// scheduled before the check.
+#[inline(never)]
+fn start() -> ExitCode {
     use_network_of_environment();
     let parsed = Cli::command()
         .try_get_matches()

@@ -12,6 +12,7 @@ pub mod ablate;
 pub mod castle;
 pub mod cells;
 pub mod coinstack;
+pub mod cpu;
 pub mod echo;
 pub mod line;
 pub mod mixtour;

@@ -452,19 +452,23 @@ impl Game for Castle {
     /// by knight (increasing square), direction by direction (N, E, S, W),
     /// nearest target first.
     fn generate_moves(&self, moves: &mut Vec<Move>) {
-        self.visit_moves(|from, dir, dist, _| {
-            moves.push(Move::new(from, dir, dist));
-            false
+        crate::cpu::fast!({
+            self.visit_moves(|from, dir, dist, _| {
+                moves.push(Move::new(from, dir, dist));
+                false
+            })
         });
     }
 
     fn count_moves(&self) -> u64 {
-        let mut n = 0;
-        self.visit_moves(|_, _, _, _| {
-            n += 1;
-            false
-        });
-        n
+        crate::cpu::fast!({
+            let mut n = 0;
+            self.visit_moves(|_, _, _, _| {
+                n += 1;
+                false
+            });
+            n
+        })
     }
 
     fn play(&mut self, mv: Move) {
@@ -557,7 +561,7 @@ impl Game for Castle {
     }
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        crate::cpu::fast!(eval::evaluate(self))
     }
 
     type Eval = ();

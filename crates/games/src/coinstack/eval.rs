@@ -54,6 +54,7 @@ pub const GROUPS: [&str; 1] = ["controlled_by_height"];
 ///   and holds coins under it.
 /// - mobility: stack moves available (drops are the same for everybody with
 ///   a reserve).
+#[inline(always)] // into both copies of `Game::evaluate` (`cpu::fast`)
 pub fn features(pos: &CoinStack) -> [i32; FEATURES] {
     let us = pos.side_to_move();
     let reach = &REACH[pos.variant().geometry()].upto;
@@ -120,6 +121,7 @@ pub fn weights(variant: CoinStackVariant) -> &'static [i32; FEATURES] {
     }
 }
 
+#[inline(always)]
 pub fn evaluate(pos: &CoinStack) -> i32 {
     features(pos)
         .iter()

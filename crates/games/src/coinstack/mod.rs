@@ -65,9 +65,11 @@ pub struct Stack(u8);
 impl Stack {
     pub const EMPTY: Stack = Stack(1);
 
+    /// The sentinel's bit: a bit scan, with no zero case to handle (or
+    /// `lzcnt`) since the code is never 0.
     #[inline]
     pub fn height(self) -> u32 {
-        7 - self.0.leading_zeros()
+        (self.0 | 1).ilog2()
     }
 
     pub fn is_empty(self) -> bool {
@@ -335,7 +337,7 @@ impl CoinStack {
     /// Rule: a stack higher than 5 loses coins from its BOTTOM until it is 5
     /// high; the mover's own coins go to the mover's reserve, the opponent's
     /// are captured by the mover. A drop trims the same way as a move.
-    #[inline]
+    #[inline(always)] // into both copies of `Game::play` (`cpu::fast`)
     fn land(&mut self, to: u8, segment: u16, count: u32) {
         let target = self.stacks[to as usize & 63];
         let ht = target.height();
@@ -392,6 +394,74 @@ fn count_steps(pos: &CoinStack, mut own: u64) -> u32 {
     total
 }
 
+/// The bodies of the hot `Game` methods, inlined into both copies that
+/// `cpu::fast` makes of them.
+impl CoinStack {
+    #[inline(always)]
+    fn generate_moves_inline(&self, moves: &mut Vec<Move>) {
+        if self.reserve(self.side) > 0 {
+            let mut squares = BOARD;
+            while squares != 0 {
+                moves.push(Move::drop(squares.trailing_zeros() as u8));
+                squares &= squares - 1;
+            }
+        }
+        let reach = &REACH[self.variant.geometry()];
+        let mut own = self.tops(self.side);
+        while own != 0 {
+            let from = own.trailing_zeros() as usize;
+            own &= own - 1;
+            for n in 1..=self.stacks[from].height() as usize {
+                for &to in &reach.to[from][n][..reach.len[from][n] as usize] {
+                    moves.push(Move::step(n as u8, from as u8, to));
+                }
+            }
+        }
+    }
+
+    /// Drops (52 with a reserve) plus, per controlled stack, the table count
+    /// of on-board destinations for n = 1..=height: no move is materialised.
+    #[inline(always)]
+    fn count_moves_inline(&self) -> u64 {
+        let drops = if self.reserve(self.side) > 0 {
+            BOARD.count_ones()
+        } else {
+            0
+        };
+        (drops + count_steps(self, self.tops(self.side))) as u64
+    }
+
+    #[inline(always)]
+    fn play_inline(&mut self, mv: Move) {
+        #[cfg(debug_assertions)]
+        let before = [
+            self.coins_accounted(Side::P1),
+            self.coins_accounted(Side::P2),
+        ];
+        let side = self.side;
+        match mv.kind() {
+            MoveKind::Drop(to) => {
+                self.set_reserve(side, self.reserve(side).saturating_sub(1));
+                self.land(to, 0b10 | side.index() as u16, 1);
+            }
+            MoveKind::Step { count, from, to } => {
+                let source = self.stacks[from as usize & 63];
+                let (hs, n) = (source.height(), (count as u32).min(source.height()));
+                // The top n coins as a code of their own (sentinel at bit n),
+                // and what stays behind with its sentinel at bit hs - n.
+                let segment = (source.0 >> (hs - n)) as u16;
+                let left = Stack((source.0 & ((1 << (hs - n)) - 1)) | 1 << (hs - n));
+                self.set(from, left);
+                self.land(to, segment, n);
+            }
+        }
+        self.side = side.opponent();
+        self.hash ^= KEYS.side;
+        #[cfg(debug_assertions)]
+        self.debug_check(before);
+    }
+}
+
 impl Game for CoinStack {
     type Move = Move;
     type Variant = CoinStackVariant;
@@ -439,64 +509,15 @@ impl Game for CoinStack {
     /// A count fixes the distance, so a move is just (from, to) and no two
     /// generated moves coincide.
     fn generate_moves(&self, moves: &mut Vec<Move>) {
-        if self.reserve(self.side) > 0 {
-            let mut squares = BOARD;
-            while squares != 0 {
-                moves.push(Move::drop(squares.trailing_zeros() as u8));
-                squares &= squares - 1;
-            }
-        }
-        let reach = &REACH[self.variant.geometry()];
-        let mut own = self.tops(self.side);
-        while own != 0 {
-            let from = own.trailing_zeros() as usize;
-            own &= own - 1;
-            for n in 1..=self.stacks[from].height() as usize {
-                for &to in &reach.to[from][n][..reach.len[from][n] as usize] {
-                    moves.push(Move::step(n as u8, from as u8, to));
-                }
-            }
-        }
+        crate::cpu::fast!(self.generate_moves_inline(moves))
     }
 
-    /// Drops (52 with a reserve) plus, per controlled stack, the table count
-    /// of on-board destinations for n = 1..=height: no move is materialised.
     fn count_moves(&self) -> u64 {
-        let drops = if self.reserve(self.side) > 0 {
-            BOARD.count_ones()
-        } else {
-            0
-        };
-        (drops + count_steps(self, self.tops(self.side))) as u64
+        crate::cpu::fast!(self.count_moves_inline())
     }
 
     fn play(&mut self, mv: Move) {
-        #[cfg(debug_assertions)]
-        let before = [
-            self.coins_accounted(Side::P1),
-            self.coins_accounted(Side::P2),
-        ];
-        let side = self.side;
-        match mv.kind() {
-            MoveKind::Drop(to) => {
-                self.set_reserve(side, self.reserve(side).saturating_sub(1));
-                self.land(to, 0b10 | side.index() as u16, 1);
-            }
-            MoveKind::Step { count, from, to } => {
-                let source = self.stacks[from as usize & 63];
-                let (hs, n) = (source.height(), (count as u32).min(source.height()));
-                // The top n coins as a code of their own (sentinel at bit n),
-                // and what stays behind with its sentinel at bit hs - n.
-                let segment = (source.0 >> (hs - n)) as u16;
-                let left = Stack((source.0 & ((1 << (hs - n)) - 1)) | 1 << (hs - n));
-                self.set(from, left);
-                self.land(to, segment, n);
-            }
-        }
-        self.side = side.opponent();
-        self.hash ^= KEYS.side;
-        #[cfg(debug_assertions)]
-        self.debug_check(before);
+        crate::cpu::fast!(self.play_inline(mv))
     }
 
     fn hash(&self) -> u64 {
@@ -540,7 +561,7 @@ impl Game for CoinStack {
     }
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        crate::cpu::fast!(eval::evaluate(self))
     }
 
     type Eval = ();

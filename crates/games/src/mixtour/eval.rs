@@ -46,6 +46,7 @@ pub const WEIGHTS: [i32; FEATURES] =
 /// The features of `pos`, from the side to move's point of view. Nothing
 /// here knows the board's size or shape: every count comes from the
 /// bitboards, so the same terms hold on any board.
+#[inline(always)] // into both copies of `Game::evaluate` (`cpu::fast`)
 pub fn features<B: Board>(pos: &Position<B>) -> [i32; FEATURES] {
     let us = pos.side_to_move();
     let them = us.opponent();
@@ -74,6 +75,7 @@ pub fn features<B: Board>(pos: &Position<B>) -> [i32; FEATURES] {
 
 /// The network's evaluation where it applies (the standard game) and no
 /// term is ablated; the weighted features elsewhere.
+#[inline(always)]
 pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
     if ablate::ABLATED.is_none() {
         if let Some(v) = super::nnue::evaluate(pos) {
@@ -93,6 +95,7 @@ pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &super::nnue::Accumulator
 }
 
 /// The weighted sum of the features.
+#[inline(always)]
 pub fn linear<B: Board>(pos: &Position<B>) -> i32 {
     weighted(&features(pos), &WEIGHTS)
 }

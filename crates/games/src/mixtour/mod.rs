@@ -61,9 +61,11 @@ impl Stack {
     /// and leaves the board.
     pub const MAX_HEIGHT: usize = 4;
 
+    /// The sentinel's bit: a bit scan, with no zero case to handle (or
+    /// `lzcnt`) since the code is never 0.
     #[inline]
     pub fn height(self) -> u32 {
-        7 - self.0.leading_zeros()
+        (self.0 | 1).ilog2()
     }
 
     pub fn is_empty(self) -> bool {
@@ -460,7 +462,7 @@ impl<B: Board> Position<B> {
 
     /// Number of stack moves, counted from the bitboards: each source with a
     /// target in a direction offers one move per piece it holds.
-    #[inline]
+    #[inline(always)] // into both copies of `Game::count_moves` (`cpu::fast`)
     fn count_stack_moves(&self) -> u32 {
         let exact = self.exact_heights();
         let movable = [
@@ -532,6 +534,50 @@ impl<B: Board> Position<B> {
     }
 }
 
+/// The bodies of the hot `Game` methods, inlined into both copies that
+/// `cpu::fast` makes of them.
+impl<B: Board> Position<B> {
+    #[inline(always)]
+    fn generate_moves_inline(&self, moves: &mut Vec<Move<B>>) {
+        let start = moves.len();
+        if self.reserve(self.side) > 0 {
+            for cell in self.free().cells() {
+                moves.push(Move::place(cell as u8));
+            }
+        }
+        let occ = self.occupied();
+        let blocked = !self.free();
+        let forbidden = self.forbidden();
+        for to in occ.cells() {
+            let h = self.stack(to as u8).height() as usize;
+            for ray in B::rays(to, h) {
+                if occ.has(ray.source as usize) && (blocked & ray.between).is_empty() {
+                    for count in 1..=self.height(ray.source) as u8 {
+                        let mv = Move::stack(count, ray.source, to as u8);
+                        if Some(mv) != forbidden {
+                            moves.push(mv);
+                        }
+                    }
+                }
+            }
+        }
+        if moves.len() == start {
+            moves.push(Move::PASS);
+        }
+    }
+
+    #[inline(always)]
+    fn count_moves_inline(&self) -> u64 {
+        let placements = if self.reserve(self.side) > 0 {
+            self.free().count()
+        } else {
+            0
+        };
+        let n = placements + self.count_stack_moves() - self.forbidden_is_playable() as u32;
+        n.max(1) as u64 // nothing legal: the pass
+    }
+}
+
 impl<B: Board> Game for Position<B> {
     type Move = Move<B>;
     type Variant = MixtourVariant;
@@ -566,41 +612,11 @@ impl<B: Board> Game for Position<B> {
     ///   (same count, swapped squares) in the very next turn;
     /// - pass: when nothing else is legal, and only then.
     fn generate_moves(&self, moves: &mut Vec<Move<B>>) {
-        let start = moves.len();
-        if self.reserve(self.side) > 0 {
-            for cell in self.free().cells() {
-                moves.push(Move::place(cell as u8));
-            }
-        }
-        let occ = self.occupied();
-        let blocked = !self.free();
-        let forbidden = self.forbidden();
-        for to in occ.cells() {
-            let h = self.stack(to as u8).height() as usize;
-            for ray in B::rays(to, h) {
-                if occ.has(ray.source as usize) && (blocked & ray.between).is_empty() {
-                    for count in 1..=self.height(ray.source) as u8 {
-                        let mv = Move::stack(count, ray.source, to as u8);
-                        if Some(mv) != forbidden {
-                            moves.push(mv);
-                        }
-                    }
-                }
-            }
-        }
-        if moves.len() == start {
-            moves.push(Move::PASS);
-        }
+        crate::cpu::fast!(self.generate_moves_inline(moves))
     }
 
     fn count_moves(&self) -> u64 {
-        let placements = if self.reserve(self.side) > 0 {
-            self.free().count()
-        } else {
-            0
-        };
-        let n = placements + self.count_stack_moves() - self.forbidden_is_playable() as u32;
-        n.max(1) as u64 // nothing legal: the pass
+        crate::cpu::fast!(self.count_moves_inline())
     }
 
     fn play(&mut self, mv: Move<B>) {
@@ -661,7 +677,7 @@ impl<B: Board> Game for Position<B> {
     }
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        crate::cpu::fast!(eval::evaluate(self))
     }
 
     type Eval = nnue::Accumulator;

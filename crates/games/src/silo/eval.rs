@@ -31,6 +31,7 @@ pub fn fragments(pos: &Silo, side: Side) -> (i32, i32) {
     (runs, stacks)
 }
 
+#[inline(always)] // into both copies of `Game::evaluate` (`cpu::fast`)
 pub fn evaluate(pos: &Silo) -> i32 {
     let us = pos.side_to_move();
     let mut score = TEMPO;

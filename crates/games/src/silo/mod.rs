@@ -362,6 +362,28 @@ impl Silo {
     }
 }
 
+/// The body of `Game::generate_moves`, inlined into both copies that
+/// `cpu::fast` makes of it.
+impl Silo {
+    #[inline(always)]
+    fn generate_moves_inline(&self, moves: &mut Vec<Move>) {
+        let own = self.own_bits(self.side);
+        let last = self.last_square(self.side);
+        let mut start = 0;
+        let before = moves.len();
+        for sq in 0..self.squares() {
+            let end = start + self.heights[sq] as u32;
+            if sq != last && own & low_bits(end) & !low_bits(start) != 0 {
+                moves.push(Move::from_square(sq as u8));
+            }
+            start = end;
+        }
+        if moves.len() == before {
+            moves.push(Move::PASS);
+        }
+    }
+}
+
 impl Game for Silo {
     type Move = Move;
     type Variant = SiloVariant;
@@ -400,20 +422,7 @@ impl Game for Silo {
     /// - pass: when no square qualifies (all the mover's checkers are on its
     ///   last square), and only then. There is no voluntary pass.
     fn generate_moves(&self, moves: &mut Vec<Move>) {
-        let own = self.own_bits(self.side);
-        let last = self.last_square(self.side);
-        let mut start = 0;
-        let before = moves.len();
-        for sq in 0..self.squares() {
-            let end = start + self.heights[sq] as u32;
-            if sq != last && own & low_bits(end) & !low_bits(start) != 0 {
-                moves.push(Move::from_square(sq as u8));
-            }
-            start = end;
-        }
-        if moves.len() == before {
-            moves.push(Move::PASS);
-        }
+        crate::cpu::fast!(self.generate_moves_inline(moves))
     }
 
     fn play(&mut self, mv: Move) {
@@ -459,7 +468,7 @@ impl Game for Silo {
     }
 
     fn evaluate(&self) -> i32 {
-        eval::evaluate(self)
+        crate::cpu::fast!(eval::evaluate(self))
     }
 
     type Eval = ();

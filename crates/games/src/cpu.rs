@@ -1,0 +1,573 @@
+//! Which x86-64 instructions the running CPU has: the run-time choice of
+//! the hot paths' fast copies, and the start-up check of a CPU-specific build.
+//!
+//! Default builds are baseline x86-64 (`.cargo/config.toml` sets no
+//! `target-cpu`), so they run on every x86-64 CPU. The few hot paths whose
+//! speed hangs on single instructions (move generation and move counting
+//! lean on `popcnt`, `tzcnt`, `lzcnt`, `blsr`, `andn`, `shlx`; the
+//! evaluation too) run through [`fast`], which calls its closure compiled a
+//! second time for x86-64-v3 when the CPU has it, found once and cached.
+//! The choice is made per call of a whole function (a move generation, a
+//! move count, an evaluation), not per instruction: one load and one branch.
+//!
+//! A build made with `-C target-cpu=...` above baseline has those
+//! instructions everywhere, so [`missing_build_features`] lets a binary's
+//! `main` refuse to start, with a message, on a CPU that lacks them (rather
+//! than die of an illegal instruction somewhere later).
+
+#[cfg(target_arch = "x86_64")]
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+
+/// The cached answer of [`has_v3`] and [`has_avx2`]: 0 until asked, then
+/// `KNOWN | V3? | AVX2?`.
+#[cfg(target_arch = "x86_64")]
+static FOUND: AtomicU8 = AtomicU8::new(0);
+#[cfg(target_arch = "x86_64")]
+const KNOWN: u8 = 1;
+#[cfg(target_arch = "x86_64")]
+const V3: u8 = 2;
+#[cfg(target_arch = "x86_64")]
+const AVX2: u8 = 4;
+
+/// What the CPU has, asked once (a race only asks twice and stores the
+/// same answer).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn found() -> u8 {
+    let f = FOUND.load(Relaxed);
+    if f != 0 {
+        return f;
+    }
+    detect()
+}
+
+#[cfg(target_arch = "x86_64")]
+#[cold]
+#[inline(never)]
+fn detect() -> u8 {
+    use std::arch::is_x86_feature_detected as has;
+    let avx2 = has!("avx2");
+    let v3 = avx2
+        && has!("avx")
+        && has!("fma")
+        && has!("popcnt")
+        && has!("bmi1")
+        && has!("bmi2")
+        && has!("lzcnt")
+        && has!("movbe");
+    let f = KNOWN | if v3 { V3 } else { 0 } | if avx2 { AVX2 } else { 0 };
+    FOUND.store(f, Relaxed);
+    f
+}
+
+/// Whether the CPU has what [`fast`]'s fast copy uses (x86-64-v3's bit
+/// instructions, AVX2, FMA). Known at compile time in a build for such a
+/// CPU; otherwise asked once and cached, so a call costs one load.
+#[inline(always)]
+pub fn has_v3() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        cfg!(all(
+            target_feature = "popcnt",
+            target_feature = "bmi1",
+            target_feature = "bmi2",
+            target_feature = "lzcnt",
+            target_feature = "avx",
+            target_feature = "avx2",
+            target_feature = "fma",
+            target_feature = "movbe"
+        )) || found() & V3 != 0
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the CPU has AVX2: for code with SIMD of its own (the network's
+/// sums) that dispatches itself. Known at compile time in a build with AVX2;
+/// otherwise asked once and cached, so a call costs one load. Always false
+/// off x86-64.
+#[inline(always)]
+pub fn has_avx2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        cfg!(target_feature = "avx2") || found() & AVX2 != 0
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// `fast!(expr)` evaluates `expr`, compiled a second time for x86-64-v3 when
+/// the CPU has it (see [`has_v3`]). `expr` should call a whole hot function
+/// (a move generation, an evaluation) whose body is `#[inline(always)]`, so
+/// that the body is compiled into each copy: what it calls without inlining
+/// runs the baseline code. Elsewhere, and on other CPUs, it is just `expr`.
+///
+/// A macro rather than a function taking a closure: the closure would be
+/// called from both branches, and the compiler may then keep it out of line,
+/// compiled once for baseline. Here only the v3 branch has a closure, which
+/// is always inlined into `run_v3` (measured: without `#[inline(always)]`
+/// the large ones, such as Mixtour's evaluation, stayed out of line).
+#[cfg(target_arch = "x86_64")]
+macro_rules! fast {
+    ($e:expr) => {
+        if $crate::cpu::has_v3() {
+            // Safety: `has_v3` found every feature `run_v3` is compiled with.
+            unsafe {
+                $crate::cpu::run_v3(
+                    #[inline(always)]
+                    || $e,
+                )
+            }
+        } else {
+            $e
+        }
+    };
+}
+#[cfg(not(target_arch = "x86_64"))]
+macro_rules! fast {
+    ($e:expr) => {
+        $e
+    };
+}
+pub(crate) use fast;
+
+/// Calls `f` compiled with x86-64-v3's features: the closure, and everything
+/// inlined into it, may use them. They are x86-64-v3's scalar bit
+/// instructions plus AVX2 and FMA, so the loops the compiler vectorises get
+/// the wide registers as they did in the x86-64-v3 builds; `detect` asks for
+/// the same list.
+///
+/// # Safety
+/// The CPU must have those features: call it only when [`has_v3`] is true.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx,avx2,fma,movbe")]
+pub(crate) unsafe fn run_v3<R>(f: impl FnOnce() -> R) -> R {
+    f()
+}
+
+/// An x86-64 feature above baseline that a build can be compiled to use.
+#[cfg(target_arch = "x86_64")]
+struct Feature {
+    name: &'static str,
+    /// Whether this build was compiled to use it (`-C target-cpu=...` or
+    /// `-C target-feature=...`).
+    built: bool,
+    /// Where CPUID reports it: a word of `cpuid_words` and the bit in it,
+    /// as a mask (a shift by a variable would be BMI2's `shrx` in the very
+    /// builds this check is for).
+    word: usize,
+    mask: u32,
+}
+
+/// The CPUID words `Feature::word` names.
+#[cfg(target_arch = "x86_64")]
+const L1_ECX: usize = 0;
+#[cfg(target_arch = "x86_64")]
+const L7_EBX: usize = 1;
+#[cfg(target_arch = "x86_64")]
+const L7_ECX: usize = 2;
+#[cfg(target_arch = "x86_64")]
+const EXT1_ECX: usize = 3;
+
+#[cfg(target_arch = "x86_64")]
+macro_rules! features {
+    ($($name:tt in $word:ident bit $bit:literal),* $(,)?) => {
+        [$(Feature {
+            name: $name,
+            built: cfg!(target_feature = $name),
+            word: $word,
+            mask: 1 << $bit,
+        }),*]
+    };
+}
+
+/// Every feature the compiler may use on its own, levels first: x86-64-v2's
+/// six, x86-64-v3's nine, x86-64-v4's five, then the rest a
+/// `target-cpu=native` may bring; with their CPUID bits (Intel SDM vol. 2,
+/// CPUID).
+#[cfg(target_arch = "x86_64")]
+static FEATURES: [Feature; 31] = features![
+    "cmpxchg16b" in L1_ECX bit 13,
+    "popcnt" in L1_ECX bit 23,
+    "sse3" in L1_ECX bit 0,
+    "ssse3" in L1_ECX bit 9,
+    "sse4.1" in L1_ECX bit 19,
+    "sse4.2" in L1_ECX bit 20,
+    "avx" in L1_ECX bit 28,
+    "avx2" in L7_EBX bit 5,
+    "bmi1" in L7_EBX bit 3,
+    "bmi2" in L7_EBX bit 8,
+    "f16c" in L1_ECX bit 29,
+    "fma" in L1_ECX bit 12,
+    "lzcnt" in EXT1_ECX bit 5,
+    "movbe" in L1_ECX bit 22,
+    "xsave" in L1_ECX bit 26,
+    "avx512f" in L7_EBX bit 16,
+    "avx512bw" in L7_EBX bit 30,
+    "avx512cd" in L7_EBX bit 28,
+    "avx512dq" in L7_EBX bit 17,
+    "avx512vl" in L7_EBX bit 31,
+    "adx" in L7_EBX bit 19,
+    "aes" in L1_ECX bit 25,
+    "pclmulqdq" in L1_ECX bit 1,
+    "sha" in L7_EBX bit 29,
+    "sse4a" in EXT1_ECX bit 6,
+    "tbm" in EXT1_ECX bit 21,
+    "gfni" in L7_ECX bit 8,
+    "vaes" in L7_ECX bit 9,
+    "vpclmulqdq" in L7_ECX bit 10,
+    "avx512vpopcntdq" in L7_ECX bit 14,
+    "avx512vbmi" in L7_ECX bit 1,
+];
+
+/// The set over `FEATURES` of what the CPU has, asked of the CPU itself: not
+/// through `is_x86_feature_detected!`, which answers true for every feature
+/// the build was compiled with, whatever the CPU. AVX and AVX-512 count only
+/// when the operating system saves their registers (XCR0), as they fault
+/// otherwise.
+///
+/// Scalars only, no arrays: in a build for x86-64-v3 the compiler zeroes
+/// and copies arrays with AVX registers, which is what must not run before
+/// the check (measured under `qemu-x86_64 -cpu Nehalem`).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn present() -> u32 {
+    use std::arch::x86_64::{__cpuid, __cpuid_count};
+    // Leaves above the maximum are not asked.
+    let (max, max_ext) = (__cpuid(0).eax, __cpuid(0x8000_0000).eax);
+    let mut l1_ecx = if max >= 1 { __cpuid(1).ecx } else { 0 };
+    let (mut l7_ebx, mut l7_ecx) = if max >= 7 {
+        let l7 = __cpuid_count(7, 0);
+        (l7.ebx, l7.ecx)
+    } else {
+        (0, 0)
+    };
+    let ext1_ecx = if max_ext >= 0x8000_0001 {
+        __cpuid(0x8000_0001).ecx
+    } else {
+        0
+    };
+    const OSXSAVE: u32 = 1 << 27;
+    let xcr0 = if l1_ecx & OSXSAVE != 0 {
+        // Safety: OSXSAVE set means XGETBV exists and the OS enabled it.
+        unsafe { std::arch::x86_64::_xgetbv(0) }
+    } else {
+        0
+    };
+    // SSE and AVX state (bits 1, 2); then opmask and ZMM state (5, 6, 7).
+    if xcr0 & 0b110 != 0b110 {
+        l1_ecx &= !(1 << 28 | 1 << 12 | 1 << 29); // avx, fma, f16c
+        l7_ebx &= !(1 << 5); // avx2
+        l7_ecx &= !(1 << 9 | 1 << 10); // vaes, vpclmulqdq
+    }
+    if xcr0 & 0b1110_0110 != 0b1110_0110 {
+        l7_ebx &= !(1 << 16 | 1 << 17 | 1 << 28 | 1 << 30 | 1 << 31);
+        l7_ecx &= !(1 << 1 | 1 << 14);
+    }
+    let (mut has, mut bit) = (0u32, 1u32);
+    for f in &FEATURES {
+        let word = match f.word {
+            L1_ECX => l1_ecx,
+            L7_EBX => l7_ebx,
+            L7_ECX => l7_ecx,
+            _ => ext1_ecx,
+        };
+        if word & f.mask != 0 {
+            has |= bit;
+        }
+        // A doubling, not `1 << i`: a variable shift may be BMI2's shlx.
+        // `black_box` keeps the loop from being vectorised (AVX).
+        bit = std::hint::black_box(bit.wrapping_add(bit));
+    }
+    has
+}
+
+/// The set over `FEATURES` of what this build was compiled for: a constant.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+const fn needs() -> u32 {
+    let (mut needs, mut i) = (0u32, 0);
+    while i < FEATURES.len() {
+        if FEATURES[i].built {
+            needs |= 1 << i;
+        }
+        i += 1;
+    }
+    needs
+}
+
+/// The x86-64 levels as sets over `FEATURES`: each its first so many entries.
+#[cfg(target_arch = "x86_64")]
+const LEVELS: [(&str, u32); 3] = [
+    ("x86-64-v2", (1 << 6) - 1),
+    ("x86-64-v3", (1 << 15) - 1),
+    ("x86-64-v4", (1 << 20) - 1),
+];
+
+/// `main`'s first call: true when this binary was compiled to use
+/// instructions the running CPU lacks, after writing to `out` the one line
+/// that says so (see [`write_line`]); the caller then stops before anything
+/// else runs. Always false in a baseline build and off x86-64.
+///
+/// In a build for x86-64-v3 any code may use AVX and BMI, this function's
+/// too: it is kept to scalar code (no arrays, no formatting, no structs
+/// copied), out of line, and tests/cpu/run.sh runs it on an emulated CPU
+/// without AVX.
+#[inline(never)]
+pub fn refuse_unsupported_build(program: &str, out: &mut dyn std::io::Write) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        const NEEDS: u32 = needs();
+        if NEEDS == 0 {
+            return false; // a baseline build: nothing to ask
+        }
+        let lacks = NEEDS & !present();
+        if lacks == 0 {
+            return false;
+        }
+        let _ = write_line(NEEDS, lacks, program, out);
+        true
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = (program, out);
+        false
+    }
+}
+
+/// Writes the one line that names what the build needs (`needs`, a set
+/// over `FEATURES`), what the CPU lacks (`lacks`) and the build to use,
+/// e.g. `stackfish: this build needs a CPU with ... (x86-64-v3); this CPU
+/// lacks avx, avx2, ...; use the x86-64 baseline build (built without -C
+/// target-cpu)`. Only whole byte strings are written, for the reason of
+/// [`refuse_unsupported_build`].
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn write_line(
+    needs: u32,
+    lacks: u32,
+    program: &str,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    out.write_all(program.as_bytes())?;
+    out.write_all(b": this build needs a CPU with ")?;
+    write_names(needs, out)?;
+    for &(name, level) in LEVELS.iter().rev() {
+        if needs & level == level {
+            out.write_all(b" (")?;
+            out.write_all(name.as_bytes())?;
+            if needs != level {
+                out.write_all(b" and more")?;
+            }
+            out.write_all(b")")?;
+            break;
+        }
+    }
+    out.write_all(b"; this CPU lacks ")?;
+    write_names(lacks, out)?;
+    out.write_all(b"; use the x86-64 baseline build (built without -C target-cpu)\n")
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn write_names(set: u32, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let (mut bit, mut first) = (1u32, true);
+    for f in &FEATURES {
+        if set & bit != 0 {
+            if !first {
+                out.write_all(b", ")?;
+            }
+            out.write_all(f.name.as_bytes())?;
+            first = false;
+        }
+        bit = std::hint::black_box(bit.wrapping_add(bit));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_binary_that_runs_here_is_not_refused_here() {
+        // These tests run, so this CPU runs this build: whatever the build's
+        // target features, none can be missing.
+        let mut out = Vec::new();
+        assert!(!refuse_unsupported_build("stackfish", &mut out));
+        assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
+    }
+
+    /// `present`'s reading of CPUID, bit by bit, against the standard
+    /// library's detection (which in a build for these features would
+    /// answer true regardless, hence the test only in a baseline build).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_cpuid_bits_are_the_features_the_standard_library_detects() {
+        if needs() != 0 {
+            return; // `is_x86_feature_detected!` is no witness here
+        }
+        macro_rules! detected {
+            ($($name:tt),*) => { [$(($name, std::arch::is_x86_feature_detected!($name))),*] };
+        }
+        let std_says = detected![
+            "cmpxchg16b",
+            "popcnt",
+            "sse3",
+            "ssse3",
+            "sse4.1",
+            "sse4.2",
+            "avx",
+            "avx2",
+            "bmi1",
+            "bmi2",
+            "f16c",
+            "fma",
+            "lzcnt",
+            "movbe",
+            "xsave",
+            "avx512f",
+            "avx512bw",
+            "avx512cd",
+            "avx512dq",
+            "avx512vl",
+            "adx",
+            "aes",
+            "pclmulqdq",
+            "sha",
+            "sse4a",
+            "tbm",
+            "gfni",
+            "vaes",
+            "vpclmulqdq",
+            "avx512vpopcntdq",
+            "avx512vbmi"
+        ];
+        let has = present();
+        for (i, (name, detected)) in std_says.iter().enumerate() {
+            assert_eq!(FEATURES[i].name, *name);
+            assert_eq!(has & (1 << i) != 0, *detected, "{name}");
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_cached_answers_are_the_cpus() {
+        use std::arch::is_x86_feature_detected as has;
+        assert_eq!(has_avx2(), has!("avx2"));
+        let v3 = has!("avx2")
+            && has!("avx")
+            && has!("fma")
+            && has!("bmi1")
+            && has!("bmi2")
+            && has!("lzcnt")
+            && has!("popcnt")
+            && has!("movbe");
+        assert_eq!(has_v3(), v3);
+        // Asked again: the cache answers the same.
+        assert_eq!(has_v3(), v3);
+        assert_eq!(has_avx2(), has!("avx2"));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_fast_copy_computes_what_the_plain_code_does() {
+        let words = [0u64, 1, 0x8000_0000_0000_0000, 0xdead_beef_f00d, u64::MAX];
+        for w in words {
+            let plain = (w.count_ones(), w.trailing_zeros(), w.leading_zeros());
+            let fast = fast!((w.count_ones(), w.trailing_zeros(), w.leading_zeros()));
+            assert_eq!(fast, plain, "{w:#x}");
+        }
+    }
+
+    /// The set over `FEATURES` of the named features.
+    #[cfg(target_arch = "x86_64")]
+    fn set(names: &[&str]) -> u32 {
+        names
+            .iter()
+            .map(|n| {
+                let i = FEATURES.iter().position(|f| f.name == *n);
+                1 << i.unwrap_or_else(|| panic!("{n} is not in FEATURES"))
+            })
+            .sum()
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    fn line(needs: &[&str], lacks: &[&str]) -> String {
+        let mut out = Vec::new();
+        write_line(set(needs), set(lacks), "stackfish", &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    const V2: [&str; 6] = ["cmpxchg16b", "popcnt", "sse3", "ssse3", "sse4.1", "sse4.2"];
+    const V3: [&str; 9] = [
+        "avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave",
+    ];
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_line_names_the_level_what_is_missing_and_the_build_to_use() {
+        let needs: Vec<&str> = V2.iter().chain(&V3).copied().collect();
+        assert_eq!(
+            line(&needs, &["avx", "avx2", "bmi1", "bmi2", "fma"]),
+            "stackfish: this build needs a CPU with cmpxchg16b, popcnt, sse3, ssse3, \
+             sse4.1, sse4.2, avx, avx2, bmi1, bmi2, f16c, fma, lzcnt, movbe, xsave \
+             (x86-64-v3); this CPU lacks avx, avx2, bmi1, bmi2, fma; use the x86-64 \
+             baseline build (built without -C target-cpu)\n"
+        );
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_build_beyond_a_level_or_below_one_says_so() {
+        let mut native: Vec<&str> = V2.iter().chain(&V3).copied().collect();
+        native.extend(["aes", "sha"]);
+        let text = line(&native, &["sha"]);
+        assert!(
+            text.contains("aes, sha (x86-64-v3 and more); this CPU lacks sha;"),
+            "{text}"
+        );
+        let v2_and_some = line(
+            &[
+                "popcnt",
+                "sse3",
+                "cmpxchg16b",
+                "ssse3",
+                "sse4.1",
+                "sse4.2",
+                "bmi2",
+            ],
+            &["bmi2"],
+        );
+        assert!(
+            v2_and_some.contains("sse4.2, bmi2 (x86-64-v2 and more);"),
+            "{v2_and_some}"
+        );
+        let popcnt = line(&["popcnt"], &["popcnt"]);
+        assert!(
+            popcnt.starts_with(
+                "stackfish: this build needs a CPU with popcnt; this CPU lacks popcnt;"
+            ),
+            "{popcnt}"
+        );
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_levels_are_the_first_features() {
+        // The masks in LEVELS stand for these names: a reordered FEATURES
+        // would silently name the wrong level.
+        let v4 = ["avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"];
+        let expected = [
+            set(&V2),
+            set(&V2) | set(&V3),
+            set(&V2) | set(&V3) | set(&v4),
+        ];
+        let masks: Vec<u32> = LEVELS.iter().map(|&(_, m)| m).collect();
+        assert_eq!(masks, expected);
+    }
+}
