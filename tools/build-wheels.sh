@@ -6,11 +6,13 @@
 # `auditwheel show` (its tag, and no shared library outside the manylinux
 # list); the sdist with `maturin sdist`.
 #
-#   tools/build-wheels.sh [--out DIR] [--sdist] [--no-wheels] [x86_64] [aarch64]
+#   tools/build-wheels.sh [--out DIR] [--profile P] [--sdist] [--no-wheels] [x86_64] [aarch64]
 #
 # With no architecture named it builds both; --sdist adds the sdist,
-# --no-wheels builds only that. Writes into DIR (default target/wheels) and
-# prints each file's path, one a line, on stdout; progress goes to stderr.
+# --no-wheels builds only that. The cargo profile is release unless
+# --profile names another (CI's aarch64 check takes `cross`, no fat LTO).
+# Writes into DIR (default target/wheels) and prints each file's path, one
+# a line, on stdout; progress goes to stderr.
 #
 # Needs maturin, zig and auditwheel, all from PyPI:
 #   pip install maturin==1.16.0 ziglang==0.17.1 auditwheel==6.8.2
@@ -24,12 +26,14 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 out=target/wheels
+profile=release
 sdist=false
 wheels=true
 arches=()
 while [ $# -gt 0 ]; do
     case $1 in
         --out) out=${2:?--out needs a folder}; shift 2 ;;
+        --profile) profile=${2:?--profile needs a cargo profile}; shift 2 ;;
         --sdist) sdist=true; shift ;;
         --no-wheels) wheels=false; shift ;;
         x86_64 | aarch64) arches+=("$1"); shift ;;
@@ -69,7 +73,7 @@ out=$(cd "$out" && pwd)
 for arch in "${arches[@]}"; do
     # A folder of its own, so that the wheel of this build is the one found.
     tmp=$(mktemp -d "$out/.build-$arch.XXXXXX")
-    "$maturin" build --release --quiet -m python/Cargo.toml --zig \
+    "$maturin" build --profile "$profile" --quiet -m python/Cargo.toml --zig \
         --compatibility manylinux2014 --target "$arch-unknown-linux-gnu" -o "$tmp" >&2
     wheel=$(ls "$tmp"/stackfish-*.whl)
     # auditwheel names the one tag the wheel's libraries and symbol
