@@ -17,7 +17,14 @@ const ALL_TARGETS: &str = "x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu \
                            x86_64-pc-windows-gnu wasm32-unknown-unknown";
 
 /// Never linked from the system, so that a test decides whether they exist.
-const NEVER_LINKED: &[&str] = &["cargo", "rustup", "cargo-deb", "maturin", "zig", "auditwheel"];
+const NEVER_LINKED: &[&str] = &[
+    "cargo",
+    "rustup",
+    "cargo-deb",
+    "maturin",
+    "zig",
+    "auditwheel",
+];
 
 const CARGO: &str = r#"#!/bin/sh
 # cargo for tools/release.sh's tests: `deb --version` works unless
@@ -49,7 +56,8 @@ struct Scratch {
 
 impl Scratch {
     fn new(tag: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!("stackfish-release-{}-{tag}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("stackfish-release-{}-{tag}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("out")).expect("scratch folder");
         Scratch { dir }
@@ -61,7 +69,9 @@ impl Scratch {
         let bin = self.dir.join("bin");
         std::fs::create_dir_all(&bin).expect("bin folder");
         for folder in ["/usr/local/bin", "/usr/bin", "/bin"] {
-            let Ok(entries) = std::fs::read_dir(folder) else { continue };
+            let Ok(entries) = std::fs::read_dir(folder) else {
+                continue;
+            };
             for entry in entries.flatten() {
                 let name = entry.file_name();
                 let name = name.to_string_lossy();
@@ -105,7 +115,10 @@ impl Scratch {
             .args(args)
             .env_clear()
             .env("PATH", path)
-            .env("HOME", std::env::var("HOME").unwrap_or_else(|_| "/root".into()))
+            .env(
+                "HOME",
+                std::env::var("HOME").unwrap_or_else(|_| "/root".into()),
+            )
             .env("TMPDIR", &self.dir)
             .env("RELEASE_TARGET_DIR", self.dir.join("target"))
             .env("SOURCE_DATE_EPOCH", "1700000000")
@@ -133,7 +146,11 @@ fn assert_missing(scratch: &Scratch, out: Output, line: &str) {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
     assert_eq!(err.lines().collect::<Vec<_>>(), vec![line], "stderr: {err}");
-    assert!(scratch.left().is_empty(), "left behind: {:?}", scratch.left());
+    assert!(
+        scratch.left().is_empty(),
+        "left behind: {:?}",
+        scratch.left()
+    );
 }
 
 #[test]
@@ -161,7 +178,11 @@ fn a_missing_cross_compiler_names_its_debian_package() {
 fn a_missing_rust_target_names_the_rustup_command() {
     let s = Scratch::new("target");
     let path = s.path_without(&[]);
-    let out = s.release(&path, &[("STUB_TARGETS", "x86_64-unknown-linux-gnu")], &["--only", "windows"]);
+    let out = s.release(
+        &path,
+        &[("STUB_TARGETS", "x86_64-unknown-linux-gnu")],
+        &["--only", "windows"],
+    );
     assert_missing(
         &s,
         out,
@@ -173,13 +194,25 @@ fn a_missing_rust_target_names_the_rustup_command() {
 fn missing_cargo_deb_and_maturin_name_their_installs() {
     let s = Scratch::new("cargo-deb");
     let path = s.path_without(&[]);
-    let out = s.release(&path, &[("STUB_NO_CARGO_DEB", "1")], &["--only", "linux-x86_64"]);
-    assert_missing(&s, out, "release: cargo-deb is missing; install it with: cargo install cargo-deb --locked");
+    let out = s.release(
+        &path,
+        &[("STUB_NO_CARGO_DEB", "1")],
+        &["--only", "linux-x86_64"],
+    );
+    assert_missing(
+        &s,
+        out,
+        "release: cargo-deb is missing; install it with: cargo install cargo-deb --locked",
+    );
 
     let s = Scratch::new("maturin");
     let path = s.path_without(&[]);
     let out = s.release(&path, &[], &["--only", "python"]);
-    assert_missing(&s, out, "release: maturin is missing; install it with: pip install maturin==1.16.0");
+    assert_missing(
+        &s,
+        out,
+        "release: maturin is missing; install it with: pip install maturin==1.16.0",
+    );
 }
 
 #[test]
@@ -188,7 +221,11 @@ fn an_unknown_part_is_refused() {
     let path = s.path_without(&[]);
     let out = s.release(&path, &[], &["--only", "windows,solaris"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("unknown part solaris"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("unknown part solaris"),
+        "{}",
+        text(&out.stderr)
+    );
     assert!(s.left().is_empty());
 }
 
@@ -198,7 +235,11 @@ fn a_failed_build_leaves_no_folder() {
     let path = s.path_without(&[]);
     let out = s.release(&path, &[("STUB_BUILD_FAILS", "1")], &["--only", "windows"]);
     assert_ne!(out.status.code(), Some(0));
-    assert!(text(&out.stderr).contains("stub cargo: build failed"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("stub cargo: build failed"),
+        "{}",
+        text(&out.stderr)
+    );
     assert!(s.left().is_empty(), "left behind: {:?}", s.left());
 }
 
@@ -216,7 +257,11 @@ fn a_finished_release_replaces_the_folder_with_sums_that_check() {
 
     let out = s.release(&path, &[], &["--only", "windows"]);
     assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
-    assert_eq!(s.left(), vec!["rel".to_string()], "only the finished folder");
+    assert_eq!(
+        s.left(),
+        vec!["rel".to_string()],
+        "only the finished folder"
+    );
     assert_eq!(text(&out.stdout).trim(), s.out().display().to_string());
     let version = workspace_version();
     let zip = format!("stackfish-{version}-x86_64-windows.zip");
@@ -235,18 +280,36 @@ fn a_finished_release_replaces_the_folder_with_sums_that_check() {
     assert!(check.status.success(), "{}", text(&check.stdout));
     assert!(text(&check.stdout).contains(&format!("{zip}: OK")));
     // `zip -sf` lists an archive's files, one a line, indented.
-    let listing = Command::new("zip").arg("-sf").arg(s.out().join(&zip)).output().expect("zip runs");
+    let listing = Command::new("zip")
+        .arg("-sf")
+        .arg(s.out().join(&zip))
+        .output()
+        .expect("zip runs");
     let names = text(&listing.stdout);
     let names: Vec<&str> = names.lines().map(str::trim).collect();
-    for name in ["stackfish.exe", "arena.exe", "LICENSE.txt", "README.md", "docs/rules/mixtour.md"] {
+    for name in [
+        "stackfish.exe",
+        "arena.exe",
+        "LICENSE.txt",
+        "README.md",
+        "docs/rules/mixtour.md",
+    ] {
         assert!(names.contains(&name), "{name} not in {names:?}");
     }
 
     // Built again with the same SOURCE_DATE_EPOCH: the same bytes.
     let first = std::fs::read(s.out().join(&zip)).expect("zip");
     let again = s.release(&path, &[], &["--only", "windows"]);
-    assert_eq!(again.status.code(), Some(0), "stderr: {}", text(&again.stderr));
-    assert!(std::fs::read(s.out().join(&zip)).expect("zip") == first, "the zip differs between two builds");
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "stderr: {}",
+        text(&again.stderr)
+    );
+    assert!(
+        std::fs::read(s.out().join(&zip)).expect("zip") == first,
+        "the zip differs between two builds"
+    );
 }
 
 fn path_has(path: &str, tool: &str) -> bool {
@@ -256,10 +319,15 @@ fn path_has(path: &str, tool: &str) -> bool {
 /// The version in Cargo.toml's [workspace.package], read as a person would.
 fn workspace_version() -> String {
     let toml = std::fs::read_to_string(Path::new(ROOT).join("Cargo.toml")).expect("Cargo.toml");
-    let section = toml.split("[workspace.package]").nth(1).expect("[workspace.package]");
+    let section = toml
+        .split("[workspace.package]")
+        .nth(1)
+        .expect("[workspace.package]");
     let line = section
         .lines()
         .find(|l| l.starts_with("version = "))
         .expect("a version line");
-    line.trim_start_matches("version = ").trim_matches('"').to_string()
+    line.trim_start_matches("version = ")
+        .trim_matches('"')
+        .to_string()
 }

@@ -114,6 +114,10 @@ export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS=$remap
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS=$remap
 # GNU ld writes the link time into a PE header unless told not to.
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="$remap -C link-arg=-Wl,--no-insert-timestamp"
+# The binaries keep their source tree's path to find data when run from
+# it (src/data.rs); a release names the remapped one instead, so the
+# checkout's folder leaves no trace (its binaries use share/ beside them).
+export STACKFISH_SOURCE_TREE=/build/stackfish-$version
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=${CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER:-aarch64-linux-gnu-gcc}
 
 # -- the folder ----------------------------------------------------------------
