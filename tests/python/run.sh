@@ -92,7 +92,7 @@ rustup target list --installed | grep -qx aarch64-unknown-linux-gnu ||
 PATH="$work/venv/bin:$PATH" CARGO_TARGET_DIR="$root/target" \
     bash tools/build-wheels.sh --out "$work/wheels" --profile cross aarch64 >"$work/built-arm"
 arm=$work/arm64
-mkdir -p "$arm/state/lists/partial" "$arm/cache/archives/partial" "$arm/debs" "$arm/root" "$arm/site"
+mkdir -p "$arm/state/lists/partial" "$arm/cache/archives/partial" "$arm/debs" "$arm/sysroot" "$arm/site"
 : >"$arm/status"
 sources=/etc/apt/sources.list
 [ -e "$sources" ] || sources=/dev/null
@@ -107,10 +107,10 @@ py=${py%-minimal}
 [ -n "$py" ] || { echo "tests/python: no arm64 python3-minimal in the apt sources" >&2; exit 1; }
 (cd "$arm/debs" && apt-get "${apt_arm[@]}" download libc6 libgcc-s1 zlib1g libexpat1 libffi8 \
     "$py-minimal" "lib$py-minimal" "lib$py-stdlib" >/dev/null)
-for deb in "$arm"/debs/*.deb; do dpkg -x "$deb" "$arm/root"; done
+for deb in "$arm"/debs/*.deb; do dpkg -x "$deb" "$arm/sysroot"; done
 "$work/venv/bin/python" -m zipfile -e "$(cat "$work/built-arm")" "$arm/site"
-PYTHONHOME="$arm/root/usr" PYTHONPATH="$arm/site" \
-    qemu-aarch64 -L "$arm/root" "$arm/root/usr/bin/$py" "$root/tests/python/smoke.py"
+PYTHONHOME="$arm/sysroot/usr" PYTHONPATH="$arm/site" \
+    qemu-aarch64 -L "$arm/sysroot" "$arm/sysroot/usr/bin/$py" "$root/tests/python/smoke.py"
 echo "tests/python: the aarch64 wheel built and ran under qemu-aarch64 in $(( $(date +%s) - start )) s"
 
 # The sdist, as pip builds it for a platform without a wheel: a fresh
