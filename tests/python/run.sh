@@ -90,7 +90,7 @@ start=$(date +%s)
 rustup target list --installed | grep -qx aarch64-unknown-linux-gnu ||
     rustup target add aarch64-unknown-linux-gnu
 PATH="$work/venv/bin:$PATH" CARGO_TARGET_DIR="$root/target" \
-    bash tools/build-wheels.sh --out "$work/wheels" --profile cross aarch64 >"$work/built-arm"
+    bash "$root/tools/build-wheels.sh" --out "$work/wheels" --profile cross aarch64 >"$work/built-arm"
 arm=$work/arm64
 mkdir -p "$arm/state/lists/partial" "$arm/cache/archives/partial" "$arm/debs" "$arm/sysroot" "$arm/site"
 : >"$arm/status"
