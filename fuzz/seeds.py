@@ -165,12 +165,13 @@ def board():
 
 
 def network():
-    write("mixtour_network", "magic", b"SFNNUE01" + bytes(range(64)))
-    # Offset 0 (the magic), then past the first-layer weights (the biases
-    # and output weights), then the last bytes (b2 and the linear weights).
-    write("mixtour_network", "patch-start", b"\0\0\0\0SFNNUE01\xff\x7f")
-    write("mixtour_network", "patch-middle", (2 * 792 * 64).to_bytes(4, "little") + b"\xff\x7f" * 8)
-    write("mixtour_network", "patch-end", (101692 - 40).to_bytes(4, "little") + b"\xff\xff\xff\x7f" * 10)
+    write("mixtour_network", "magic", b"STACKNET\x02\x00mixtour\x00\x01\x00" + bytes(range(64)))
+    # Offset 18 (the goals field of the header), then past the first-layer
+    # weights (the biases and output weights), then the last bytes (b2 and
+    # the linear weights).
+    write("mixtour_network", "patch-start", (18).to_bytes(4, "little") + b"\x07\x00")
+    write("mixtour_network", "patch-middle", (32 + 2 * 792 * 64).to_bytes(4, "little") + b"\xff\x7f" * 8)
+    write("mixtour_network", "patch-end", (101716 - 40).to_bytes(4, "little") + b"\xff\xff\xff\x7f" * 10)
 
 
 def main():

@@ -103,8 +103,13 @@ fn datagen_then_train_makes_a_network_the_engine_plays() {
         None,
     );
     assert!(out.status.success(), "{}", stderr(&out));
-    // The size the format gives for 792 inputs, 64 hidden, 12 features.
-    assert_eq!(std::fs::metadata(&net).unwrap().len(), 101_692);
+    // The size the format gives: the 32-byte header, then 801 inputs x 64
+    // hidden units, 64 biases, 64 output weights (i16), the output bias
+    // and 12 linear weights (i32).
+    assert_eq!(
+        std::fs::metadata(&net).unwrap().len(),
+        32 + 2 * (801 * 64 + 64 + 64) + 4 + 4 * 12
+    );
 
     let (best, err) = engine_move(&net);
     assert!(!best.is_empty() && err.is_empty(), "{best} / {err}");
@@ -120,6 +125,9 @@ fn a_network_file_that_does_not_read_is_reported_and_the_built_in_one_plays() {
         err.contains("STACKFISH_NET=") && err.contains("built-in"),
         "{err}"
     );
+    // A file of the format before the header: its version, on one line.
+    assert!(err.contains("network file version 1;"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
     // The same move as the built-in network plays (the search is
     // deterministic at a node count with one thread).
     let builtin = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/games/src/mixtour/net.bin");
@@ -144,6 +152,61 @@ fn bad_arguments_and_files_get_an_error_and_status_2() {
             "cannot open",
         ),
     ];
+    // Records of another game, and too few positions: an error that says
+    // so, and no file.
+    let focus = dir.join("focus.jsonl");
+    let out = stackfish(
+        &[
+            "datagen",
+            "--game",
+            "focus",
+            "--out",
+            focus.to_str().unwrap(),
+            "--games",
+            "1",
+            "--nodes",
+            "100",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let one = dir.join("one.jsonl");
+    let out = stackfish(
+        &[
+            "datagen",
+            "--out",
+            one.to_str().unwrap(),
+            "--games",
+            "1",
+            "--nodes",
+            "100",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The game cut to its first 20 moves: at most 20 positions.
+    let text = std::fs::read_to_string(&one).unwrap();
+    let mut record: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    record["moves"].as_array_mut().unwrap().truncate(20);
+    std::fs::write(&one, format!("{record}\n")).unwrap();
+    let written = dir.join("never.bin");
+    for (records, message) in [
+        (&focus, "the records are of focus, not mixtour"),
+        (&one, "training needs at least 50: nothing written"),
+    ] {
+        let out = stackfish(
+            &[
+                "train",
+                records.to_str().unwrap(),
+                "--out",
+                written.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+        assert!(stderr(&out).contains(message), "{}", stderr(&out));
+        assert!(!written.exists());
+    }
     for (args, message) in cases {
         let out = stackfish(&args, None);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));

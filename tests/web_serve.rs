@@ -107,3 +107,118 @@ fn the_documented_engine_command_starts() {
     assert_eq!(code, None, "{out}");
     assert!(served(&out), "{out}");
 }
+
+/// The pids of `pid`'s children (Linux: each thread lists the children it
+/// started).
+fn children(pid: u32) -> Vec<u32> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .into_iter()
+        .flatten();
+    tasks
+        .flatten()
+        .flat_map(|t| {
+            std::fs::read_to_string(t.path().join("children"))
+                .unwrap_or_default()
+                .split_whitespace()
+                .filter_map(|p| p.parse().ok())
+                .collect::<Vec<u32>>()
+        })
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_closes_the_streams_ends_the_engines_and_exits_0() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let dir = temp_dir("sigterm");
+    let cmd = format!("cmd={}", env!("CARGO_BIN_EXE_negamax-engine"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_stackfish"))
+        .args(["serve", "--port", "0", "--engine", "name=negamax", &cmd])
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("stackfish starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("a line");
+    let port: u16 = line
+        .strip_prefix("stackfish: play at http://127.0.0.1:")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|p| p.parse().ok())
+        .unwrap_or_else(|| panic!("no URL in {line:?}"));
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let post = |path: &str, body: &str| {
+        let mut s = std::net::TcpStream::connect(addr).expect("connect");
+        write!(
+            s,
+            "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("send");
+        let mut answer = String::new();
+        let _ = s.read_to_string(&mut answer);
+        assert!(answer.starts_with("HTTP/1.1 200"), "{path}: {answer}");
+    };
+    post("/api/new", r#"{"engine":"none"}"#);
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(
+        stream,
+        "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    )
+    .expect("send");
+    post("/api/analyse", r#"{"on":true,"engine":"negamax"}"#);
+    // The engine process comes up for the analysis.
+    let start = Instant::now();
+    let mut engines = children(child.id());
+    while engines.is_empty() && start.elapsed() < WATCHDOG {
+        std::thread::sleep(Duration::from_millis(20));
+        engines = children(child.id());
+    }
+    assert!(!engines.is_empty(), "no engine process started");
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let stopped = Instant::now();
+    // The stream ends: the server closed it.
+    let mut rest = Vec::new();
+    let read = stream.read_to_end(&mut rest);
+    assert!(read.is_ok(), "the stream did not end cleanly: {read:?}");
+    let code = loop {
+        if let Some(s) = child.try_wait().expect("wait") {
+            break s.code();
+        }
+        assert!(
+            stopped.elapsed() < Duration::from_secs(5),
+            "still running 5 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let mut err = String::new();
+    let _ = child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.contains("stackfish: SIGTERM: stopped"), "{err}");
+    // The engines went with it (a process that is gone, or a zombie its
+    // parent no longer waits for, has no live state).
+    for pid in engines {
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let alive = state
+            .rsplit(')')
+            .next()
+            .and_then(|s| s.split_whitespace().next())
+            .is_some_and(|s| s != "Z" && s != "X");
+        assert!(!alive, "engine {pid} still runs: {state}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -5,7 +5,14 @@
 # `cargo deb` with the asset list of Cargo.toml ([package.metadata.deb]).
 #
 #   tools/build-deb.sh            # prints the path of the .deb it wrote
+#   tools/build-deb.sh --target aarch64-unknown-linux-gnu   # the arm64 one
+#   tools/build-deb.sh --target aarch64-unknown-linux-gnu --profile cross
 #
+# The last line on stdout is the path of the .deb (stackfish_<version>_<arch>.deb).
+# --target cross-builds (the linker is set in .cargo/config.toml); the man
+# pages and completions then come from the native build, which has the same
+# command-line definitions and runs here. --profile picks the Cargo profile
+# of the packaged binaries (default release; CI's `cross` skips fat LTO).
 # Needs cargo-deb: `cargo install cargo-deb --locked`.
 # Install the result with `sudo apt install ./target/debian/stackfish_*.deb`.
 set -euo pipefail
@@ -16,8 +23,61 @@ cargo deb --version >/dev/null 2>&1 || {
     exit 1
 }
 
-cargo build --release --quiet --bin stackfish --bin arena
-bin=${CARGO_TARGET_DIR:-target}/release
+target=""
+profile=release
+while [ $# -gt 0 ]; do
+    case $1 in
+    --target | --profile)
+        [ $# -ge 2 ] && [ -n "$2" ] || { echo "build-deb: $1 needs a value" >&2; exit 2; }
+        if [ "$1" = --target ]; then target=$2; else profile=$2; fi
+        shift 2
+        ;;
+    *) echo "build-deb: unknown argument '$1' (usage: tools/build-deb.sh [--target <triple>] [--profile <name>])" >&2; exit 2 ;;
+    esac
+done
+host=$(rustc -vV | sed -n 's/^host: //p')
+[ -n "$target" ] || target=$host
+case $target in
+*-linux-gnu) ;;
+*) echo "build-deb: a Debian package needs a Linux target (<arch>-unknown-linux-gnu), not $target" >&2; exit 2 ;;
+esac
+# Debian's name of the architecture: the package's file name ends in it.
+case ${target%%-*} in
+x86_64) arch=amd64 ;;
+aarch64) arch=arm64 ;;
+*) echo "build-deb: no Debian architecture known for the target $target" >&2; exit 2 ;;
+esac
+cross=()
+if [ "$target" != "$host" ]; then
+    cross=(--target "$target")
+    rustup target list --installed 2>/dev/null | grep -qx "$target" || {
+        echo "build-deb: the Rust target $target is missing; install it with: rustup target add $target" >&2
+        exit 1
+    }
+    # Debian's cross toolchain, named after the GNU triple: the linker
+    # .cargo/config.toml names and the target's C library.
+    gnu=${target/-unknown-/-}
+    command -v "$gnu-gcc" >/dev/null || {
+        echo "build-deb: $gnu-gcc is missing; install it with: apt-get install gcc-$gnu libc6-dev-$arch-cross" >&2
+        exit 1
+    }
+    [ -e "/usr/$gnu/lib/libc.so" ] || {
+        echo "build-deb: /usr/$gnu/lib/libc.so is missing; install it with: apt-get install libc6-dev-$arch-cross" >&2
+        exit 1
+    }
+fi
+
+# The packaged binaries. Cross-built ones cannot run here, so the man pages
+# and completions come from the native release build (same source, same
+# command-line definitions; tests/aarch64/run.sh compares them).
+tdir=${CARGO_TARGET_DIR:-target}
+cargo build --profile "$profile" "${cross[@]}" --quiet --bin stackfish --bin arena
+bin=$tdir/$profile
+[ "$profile" != dev ] || bin=$tdir/debug
+if [ ${#cross[@]} -gt 0 ]; then
+    cargo build --release --quiet --bin stackfish --bin arena
+    bin=$tdir/release
+fi
 
 # The asset paths in Cargo.toml name this folder.
 assets=target/deb-assets
@@ -42,5 +102,5 @@ for dir in tournaments boards; do
     fi
 done
 
-cargo deb --no-build --quiet --output target/debian/ >&2
-ls -t target/debian/stackfish_*.deb | head -n 1
+cargo deb --no-build --quiet "${cross[@]}" --profile "$profile" --output target/debian/ >&2
+ls -t target/debian/stackfish_*_"$arch".deb | head -n 1

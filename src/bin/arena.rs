@@ -31,6 +31,11 @@ const EXIT_INTERRUPTED: u8 = 130;
 /// The engine binary of this package, built on demand for the demo.
 const OWN_ENGINE: &str = "stackfish";
 
+/// The engine's file name as cargo builds it (`stackfish.exe` on Windows).
+fn own_engine_file() -> String {
+    format!("{OWN_ENGINE}{}", std::env::consts::EXE_SUFFIX)
+}
+
 #[derive(Parser)]
 #[command(
     name = "arena",
@@ -508,7 +513,7 @@ fn build_missing_engines(cfg: &MatchConfig) {
     let missing = cfg
         .engines
         .iter()
-        .any(|e| e.cmd == OWN_ENGINE && !dir.join(OWN_ENGINE).is_file());
+        .any(|e| e.cmd == OWN_ENGINE && !dir.join(own_engine_file()).is_file());
     if !missing {
         return;
     }

@@ -369,7 +369,10 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
                     eprintln!("note: {e}; open {url} yourself");
                 }
             }
-            server.wait();
+            // A stop signal closes the pages' streams and ends the engines
+            // (their processes too), then exits 0.
+            let signal = server.serve_until_stopped().map_err(Failure::bad_input)?;
+            eprintln!("stackfish: {signal}: stopped");
         }
         Some(Command::Tactics {
             suite,
@@ -722,6 +725,8 @@ fn train(
 ) -> Result<(), Failure> {
     let mut data = Vec::new();
     let mut files = Vec::new();
+    // Games of the records that gave no position, when they are not Mixtour.
+    let mut other: Vec<String> = Vec::new();
     for path in records {
         if path.is_dir() {
             let mut inside: Vec<std::path::PathBuf> = std::fs::read_dir(path)
@@ -755,6 +760,9 @@ fn train(
             text.truncate(complete);
         }
         let (mut positions, skipped) = stackfish::train::positions_from_records(&text);
+        if positions.is_empty() {
+            other.extend(stackfish::train::other_game(&text));
+        }
         // Game numbers stay distinct across files for the holdout.
         let offset = data
             .last()
@@ -770,7 +778,19 @@ fn train(
         data.extend(positions);
     }
     if data.is_empty() {
+        if let Some(game) = other.first() {
+            return Err(Failure::bad_input(format!(
+                "the records are of {game}, not mixtour: no usable positions, nothing written"
+            )));
+        }
         return Err(Failure::bad_input("no usable positions in the records"));
+    }
+    if data.len() < stackfish::train::MIN_POSITIONS {
+        return Err(Failure::bad_input(format!(
+            "only {} positions in the records; training needs at least {}: nothing written",
+            data.len(),
+            stackfish::train::MIN_POSITIONS
+        )));
     }
     let (net, errors) = stackfish::train::train(&data, settings, &mut |l| eprintln!("{l}"));
     std::fs::write(out, net.to_bytes())

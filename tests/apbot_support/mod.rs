@@ -226,6 +226,8 @@ pub struct Faults {
     pub stall_ms: u64,
     /// Do not notify the bot after a move (the game stops there).
     pub quiet: bool,
+    /// Do not notify the bot once a game has this many moves.
+    pub max_plies: Option<usize>,
 }
 
 #[derive(Default)]
@@ -456,8 +458,10 @@ fn bot_query(
         game.moves.push(reply);
     }
     let quiet = s.faults.quiet;
+    let max_plies = s.faults.max_plies.unwrap_or(usize::MAX);
     let game = s.games.get_mut(&id).unwrap();
-    let next = (game.board.over().is_none() && !quiet).then(|| game.notification(&id));
+    let next = (game.board.over().is_none() && !quiet && game.moves.len() < max_plies)
+        .then(|| game.notification(&id));
     if let Some(at) = s.sent.iter().rev().find(|(g, _)| *g == id).map(|(_, t)| *t) {
         s.answered.push((id.clone(), at.elapsed()));
     }
@@ -479,12 +483,17 @@ pub struct Bot {
 /// `stackfish apbot` set up against `ap`, with its key file and the test
 /// credentials in the environment.
 pub fn bot_command(ap: &FakeAp, state: &Path, extra: &[&str]) -> Command {
+    bot_command_to(ap, &ap.api_url(), state, extra)
+}
+
+/// `bot_command` with `api_url` as `--api-url`.
+pub fn bot_command_to(ap: &FakeAp, api_url: &str, state: &Path, extra: &[&str]) -> Command {
     let key = state.with_extension("pub");
     std::fs::write(&key, ap.signer.openssh()).unwrap();
     let mut command = Command::new(env!("CARGO_BIN_EXE_stackfish"));
     command
         .args(["apbot", "--listen", "127.0.0.1:0", "--api-url"])
-        .arg(ap.api_url())
+        .arg(api_url)
         .arg("--token-url")
         .arg(ap.token_url())
         .args(["--scope", SCOPE, "--public-key"])
@@ -534,7 +543,15 @@ impl Bot {
             for line in BufReader::new(stderr).lines().map_while(Result::ok) {
                 let listening = line
                     .strip_prefix("apbot: listening on http://")
-                    .or_else(|| line.strip_prefix("apbot: listening on https://"));
+                    .or_else(|| line.strip_prefix("apbot: listening on https://"))
+                    .map(str::to_string)
+                    .or_else(|| {
+                        // --log-format json
+                        let v: serde_json::Value = serde_json::from_str(&line).ok()?;
+                        let url = v["url"].as_str()?;
+                        (v["event"] == "listening")
+                            .then(|| url.rsplit("://").next().unwrap_or("").to_string())
+                    });
                 if let Some(addr) = listening {
                     let _ = tx.send(addr.parse::<SocketAddr>().unwrap());
                 }
@@ -552,6 +569,41 @@ impl Bot {
         self.log.lock().unwrap().clone()
     }
 
+    /// Sends SIGTERM (the graceful stop) and waits at most `secs` for the
+    /// exit: its status code and how long it took, `None` if it did not end.
+    pub fn terminate(&mut self, secs: u64) -> (Option<i32>, Duration) {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(sent, "kill -TERM failed");
+        self.wait_exit(secs)
+    }
+
+    /// Waits at most `secs` for the bot to exit: its status code and how
+    /// long it took, `None` if it did not end.
+    pub fn wait_exit(&mut self, secs: u64) -> (Option<i32>, Duration) {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(secs) {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return (status.code(), start.elapsed());
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        (None, start.elapsed())
+    }
+
+    /// The bot's peak resident memory (VmHWM), kB.
+    pub fn peak_rss_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .unwrap_or_default();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap_or(0)
+    }
+
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -562,4 +614,32 @@ impl Drop for Bot {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// `GET path` on the bot; the status and the body.
+pub fn get(addr: SocketAddr, path: &str) -> (u16, String) {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    let _ = s.read_to_string(&mut answer);
+    let status = answer
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+    (status, body.to_string())
+}
+
+/// The value of the sample `name` (with its labels as written, e.g.
+/// `apbot_requests_total{verb="move",status="202"}`) in a Prometheus text.
+pub fn sample(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
 }

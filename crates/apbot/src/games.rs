@@ -190,6 +190,39 @@ impl Replayed {
     }
 }
 
+impl Replayed {
+    /// Whether AP's move `text` ends the game here (so no notification of
+    /// the game will follow it). Mixtour's goal is inferred from play
+    /// (`mixtour_goal`), so a Mixtour game may go on after a move this
+    /// calls the end; the cost is documented at `StateDir::prune`.
+    pub fn ends_game(&self, text: &str) -> bool {
+        match self {
+            Replayed::Mixtour(pos) => {
+                let mut pos = *pos;
+                let Ok(ours) = mixtour_from_ap(&pos, text) else {
+                    return false;
+                };
+                let Ok(mv) = find_legal(&pos, &ours) else {
+                    return false;
+                };
+                pos.play(mv);
+                pos.outcome().is_over()
+            }
+            Replayed::Focus(pos) => {
+                let mut pos = *pos;
+                let Ok(ours) = focus_from_ap(text) else {
+                    return false;
+                };
+                let Ok(mv) = find_legal(&pos, &ours) else {
+                    return false;
+                };
+                pos.play(mv);
+                pos.outcome().is_over()
+            }
+        }
+    }
+}
+
 fn illegal_answer(text: &str, reason: String) -> PlayError {
     PlayError::Illegal {
         ply: 0,

@@ -8,6 +8,9 @@
 pub mod client;
 pub mod games;
 pub mod key;
+pub mod log;
+pub mod metrics;
+mod platform;
 mod server;
 pub mod state;
 pub mod webhook;
@@ -19,12 +22,21 @@ use std::time::Duration;
 pub use client::{ApClient, CallError, Credentials, Submitted};
 pub use games::{ApGame, Choice, PlayError, Replayed, Think};
 pub use key::{KeyError, PublicKey, SignatureError, AP_PUBLIC_KEY};
+pub use log::LogFormat;
 pub use state::{JobKey, StateDir, StateError};
 
 /// AP's production stage (docs/abstractplay.md has the dev stage).
 pub const DEFAULT_TOKEN_URL: &str = "https://botauth.abstractplay.com/oauth2/token";
 pub const DEFAULT_SCOPE: &str = "default-m2m-resource-server-zssvzy/communicate";
 pub const DEFAULT_LISTEN: &str = "127.0.0.1:8089";
+/// After a stop signal, the most time the bot takes to exit; systemd's
+/// `TimeoutStopSec` in packaging/stackfish-apbot.service is this plus a margin.
+pub const DEFAULT_STOP_TIMEOUT_MS: u64 = 5_000;
+/// How long the newest marker of a game whose end the bot did not see is
+/// kept in `done/` (`StateDir::prune`).
+pub const DEFAULT_KEEP_DONE_HOURS: u64 = 30 * 24;
+/// The last part of the path of every AP stage's botQuery URL.
+pub const BOT_QUERY_PATH: &str = "/botQuery";
 
 /// The flags of `stackfish apbot` (protocol.md, "stackfish apbot").
 #[derive(Clone, Debug, clap::Args)]
@@ -73,6 +85,21 @@ pub struct Args {
     /// Check the configuration, the key and the credentials (fetch a token), then exit.
     #[arg(long)]
     pub check: bool,
+    /// After SIGTERM or SIGINT, the most time to finish running searches
+    /// and submissions before exiting (what is left stays pending).
+    #[arg(long, default_value_t = DEFAULT_STOP_TIMEOUT_MS, value_name = "MS")]
+    pub stop_timeout_ms: u64,
+    /// Serve `GET /metrics` on this address instead of the webhook listener.
+    #[arg(long, value_name = "ADDR:PORT")]
+    pub metrics_listen: Option<SocketAddr>,
+    /// How long the newest `done/` marker of a game is kept when the bot
+    /// did not see the game end, hours.
+    #[arg(long, default_value_t = DEFAULT_KEEP_DONE_HOURS, value_name = "HOURS", value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub keep_done_hours: u64,
+    /// The log lines' format: text (`apbot: event key=value …`) or json
+    /// (one object a line, the same fields).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
 }
 
 /// Why the bot could not start (exit status 2) or `--check` failed (1).
@@ -84,6 +111,10 @@ pub enum BotError {
     MissingEnv(&'static str),
     #[error("--api-url is required (AP's botQuery URL of the stage the bot is registered on)")]
     MissingApiUrl,
+    #[error("--api-url {url}: {why}; AP's URL looks like https://<api-id>.execute-api.<region>.amazonaws.com/<stage>/botQuery")]
+    ApiUrl { url: String, why: &'static str },
+    #[error("cannot install the stop signals' handlers: {0}")]
+    Signals(std::io::Error),
     #[error("{path}: {message}")]
     File { path: PathBuf, message: String },
     #[error("public key {path}: {source}")]
@@ -134,6 +165,34 @@ pub struct Config {
     pub searches: usize,
     pub hash_mb: usize,
     pub retry: Duration,
+    pub stop_timeout: Duration,
+    pub metrics_listen: Option<SocketAddr>,
+    pub keep_done: Duration,
+}
+
+/// Checks that `url` is a botQuery URL: http(s), a host, a path ending in
+/// `/botQuery`, no query. A URL without the path (`…/dev`) would have
+/// every move refused by AP with 403.
+pub fn check_api_url(url: &str) -> Result<(), BotError> {
+    let refuse = |why| BotError::ApiUrl {
+        url: url.to_string(),
+        why,
+    };
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| refuse("not an http(s) URL"))?;
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    if host.is_empty() {
+        return Err(refuse("no host"));
+    }
+    if path.contains(['?', '#']) {
+        return Err(refuse("a query or fragment is not part of it"));
+    }
+    if !format!("/{path}").ends_with(BOT_QUERY_PATH) {
+        return Err(refuse("the path does not end in /botQuery"));
+    }
+    Ok(())
 }
 
 /// Reads a secret from `NAME`, or from the file named by `NAME_FILE`,
@@ -152,20 +211,7 @@ fn secret(name: &'static str, file_var: &'static str) -> Result<String, BotError
         path: path.clone(),
         message,
     };
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        let mode = std::fs::metadata(&path)
-            .map_err(|e| file_error(e.to_string()))?
-            .permissions()
-            .mode();
-        if mode & 0o077 != 0 {
-            return Err(file_error(format!(
-                "readable by others (mode {:o}); chmod 600 it",
-                mode & 0o777
-            )));
-        }
-    }
+    platform::check_private(&path).map_err(file_error)?;
     let text = std::fs::read_to_string(&path).map_err(|e| file_error(e.to_string()))?;
     Ok(text.trim().to_string())
 }
@@ -192,9 +238,11 @@ impl Config {
             Some(path) => read_key(path)?,
             None => PublicKey::default(),
         };
+        let api_url = args.api_url.clone().ok_or(BotError::MissingApiUrl)?;
+        check_api_url(&api_url)?;
         Ok(Config {
             listen: args.listen,
-            api_url: args.api_url.clone().ok_or(BotError::MissingApiUrl)?,
+            api_url,
             token_url: args.token_url.clone(),
             scope: args.scope.clone(),
             key,
@@ -209,12 +257,17 @@ impl Config {
             searches: args.searches as usize,
             hash_mb: args.hash as usize,
             retry: Duration::from_millis(args.retry_ms.max(1)),
+            stop_timeout: Duration::from_millis(args.stop_timeout_ms),
+            metrics_listen: args.metrics_listen,
+            keep_done: Duration::from_secs(args.keep_done_hours * 3600),
         })
     }
 }
 
-/// `stackfish apbot`: runs until killed, or with `--check` checks and returns.
+/// `stackfish apbot`: runs until a stop signal (then drains and returns
+/// `Ok`), or with `--check` checks and returns.
 pub fn main(args: &Args) -> Result<(), BotError> {
+    log::set_format(args.log_format);
     let config = Config::from_args(args)?;
     let state = StateDir::open(&config.state_dir)?;
     let tls = match &config.tls {
@@ -229,13 +282,16 @@ pub fn main(args: &Args) -> Result<(), BotError> {
     );
     if args.check {
         client.token()?;
-        eprintln!(
-            "apbot: check ok: key {}, state {}, token from {}, {}",
-            key_id(&config.key),
-            config.state_dir.display(),
-            config.token_url,
-            if tls.is_some() { "TLS" } else { "plain HTTP" }
-        );
+        log::line("check")
+            .message(format!(
+                "ok: key {}, state {}, token from {}, botQuery {}, {}",
+                key_id(&config.key),
+                config.state_dir.display(),
+                config.token_url,
+                config.api_url,
+                if tls.is_some() { "TLS" } else { "plain HTTP" }
+            ))
+            .log();
         return Ok(());
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -243,10 +299,48 @@ pub fn main(args: &Args) -> Result<(), BotError> {
         .enable_all()
         .build()
         .map_err(BotError::Runtime)?;
-    runtime.block_on(server::serve(config, state, client, tls))
+    let served = runtime.block_on(server::serve(config, state, client, tls));
+    // A search the stop's deadline cut off runs on a blocking thread that
+    // nothing waits for: its notification is pending on disk.
+    runtime.shutdown_background();
+    served
 }
 
 /// The key's first bytes, for the log (never the secret's).
 fn key_id(key: &PublicKey) -> String {
     key.0[..6].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_botquery_url_is_taken_as_the_api_url() {
+        for ok in [
+            "https://abc.execute-api.us-east-1.amazonaws.com/prod/botQuery",
+            "http://127.0.0.1:9/botQuery",
+        ] {
+            assert!(check_api_url(ok).is_ok(), "{ok}");
+        }
+        for (bad, why) in [
+            (
+                "https://abc.execute-api.us-east-1.amazonaws.com/dev",
+                "does not end in /botQuery",
+            ),
+            ("https://abc.example/dev/", "does not end in /botQuery"),
+            ("https://abc.example/botQuery/", "does not end in /botQuery"),
+            ("https://abc.example/xbotQuery", "does not end in /botQuery"),
+            ("https://abc.example/botQuery?x=1", "query"),
+            ("ftp://abc.example/botQuery", "http(s)"),
+            ("https:///botQuery", "no host"),
+        ] {
+            let e = check_api_url(bad).expect_err(bad).to_string();
+            assert!(
+                e.contains(why) && e.contains("looks like https://"),
+                "{bad}: {e}"
+            );
+            assert_eq!(e.lines().count(), 1, "{e}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 //! before anything is parsed; a move is stored before its 202 and then
 //! searched and submitted in the background.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -15,13 +15,17 @@ use axum::response::{IntoResponse, Response};
 use axum::Router;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
-use tokio::sync::{mpsc, Semaphore};
+use tokio::sync::{mpsc, watch, Semaphore};
+use tokio::task::JoinSet;
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::timeout::{RequestBodyDeadlineLayer, TimeoutLayer};
 
 use crate::client::{ApClient, Submitted};
-use crate::games::{replay, Choice, Replayed, Think};
+use crate::games::{replay, Choice, PlayError, Replayed, Think};
 use crate::key::{PublicKey, SignatureError, REPLAY_WINDOW_SECS};
+use crate::log::line;
+use crate::metrics::{self, Metrics};
+use crate::platform::Signals;
 use crate::state::{JobKey, StateDir};
 use crate::webhook::Notification;
 use crate::{BotError, Config};
@@ -34,8 +38,10 @@ pub const BODY_LIMIT: usize = 64 * 1024;
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(5);
 pub const BODY_TIMEOUT: Duration = Duration::from_secs(5);
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
-/// Connections open at once; more are closed as soon as they are accepted.
-pub const MAX_CONNECTIONS: usize = 64;
+/// Connections served at once; more wait in the listener's backlog until
+/// one ends (each has the deadlines above), so a burst of AP's
+/// notifications is answered late rather than reset.
+pub const MAX_CONNECTIONS: usize = 256;
 /// The bot's remaining time is planned as if this many moves were left.
 pub const MOVES_LEFT: u64 = 30;
 /// AP rounds the clock to whole hours: 0 means under half an hour, planned
@@ -44,14 +50,27 @@ pub const CLOCK_UNDER_HALF_HOUR_MS: u64 = 10 * 60 * 1000;
 /// Submission retries wait at most this long between two tries.
 pub const MAX_RETRY_WAIT: Duration = Duration::from_secs(60);
 
+/// How often the state's markers are pruned (`StateDir::prune`).
+pub const PRUNE_EVERY: Duration = Duration::from_secs(60);
+
 struct Bot {
     key: PublicKey,
     state: StateDir,
     client: Arc<ApClient>,
     nonces: Mutex<HashMap<String, u64>>,
+    /// Notifications being written: two deliveries of one notification
+    /// at once must make one job, not two.
+    storing: Mutex<HashSet<JobKey>>,
     searches: Arc<Semaphore>,
     jobs: mpsc::UnboundedSender<Job>,
     config: Settings,
+    metrics: Metrics,
+    /// Set by a stop signal: new requests get 503, no new search starts,
+    /// and a submission that fails is left pending instead of retried.
+    stopping: watch::Sender<bool>,
+    /// Whether `GET /metrics` is answered on the webhook listener (no
+    /// `--metrics-listen` of its own).
+    metrics_here: bool,
 }
 
 #[derive(Clone)]
@@ -60,6 +79,8 @@ struct Settings {
     depth: Option<i32>,
     hash_mb: usize,
     retry: Duration,
+    stop_timeout: Duration,
+    keep_done: Duration,
 }
 
 struct Job {
@@ -75,9 +96,10 @@ fn now_secs() -> u64 {
         .unwrap_or(0)
 }
 
-/// One log line on standard error.
-fn log(line: std::fmt::Arguments) {
-    eprintln!("apbot: {line}");
+impl Bot {
+    fn is_stopping(&self) -> bool {
+        *self.stopping.borrow()
+    }
 }
 
 pub fn tls_acceptor(cert: &Path, key: &Path) -> Result<tokio_rustls::TlsAcceptor, BotError> {
@@ -110,19 +132,27 @@ pub async fn serve(
     client: ApClient,
     tls: Option<tokio_rustls::TlsAcceptor>,
 ) -> Result<(), BotError> {
-    let listener = tokio::net::TcpListener::bind(config.listen)
-        .await
-        .map_err(|source| BotError::Listen {
-            addr: config.listen,
-            source,
-        })?;
+    // Installed first: a signal from now on is a graceful stop.
+    let mut signals = Signals::install().map_err(BotError::Signals)?;
+    let listen = |addr: std::net::SocketAddr| async move {
+        tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|source| BotError::Listen { addr, source })
+    };
+    let listener = listen(config.listen).await?;
     let addr = listener.local_addr().unwrap_or(config.listen);
+    let metrics_listener = match config.metrics_listen {
+        Some(a) => Some(listen(a).await?),
+        None => None,
+    };
     let (jobs, mut queue) = mpsc::unbounded_channel();
+    let (stopping, _) = watch::channel(false);
     let bot = Arc::new(Bot {
         key: config.key,
         state,
         client: Arc::new(client),
         nonces: Mutex::new(HashMap::new()),
+        storing: Mutex::new(HashSet::new()),
         searches: Arc::new(Semaphore::new(config.searches)),
         jobs,
         config: Settings {
@@ -130,17 +160,23 @@ pub async fn serve(
             depth: config.depth,
             hash_mb: config.hash_mb,
             retry: config.retry,
+            stop_timeout: config.stop_timeout,
+            keep_done: config.keep_done,
         },
+        metrics: Metrics::new(),
+        stopping,
+        metrics_here: metrics_listener.is_none(),
     });
+    prune(&bot);
     // What was pending when the bot last stopped is finished first.
     let pending = bot.state.pending()?;
     for (key, body) in pending {
         match serde_json::from_slice::<Notification>(&body) {
             Ok(note) => {
-                log(format_args!(
-                    "resume game={} plies={}",
-                    key.game_id, key.plies
-                ));
+                line("resume")
+                    .text("game", &key.game_id)
+                    .int("plies", key.plies)
+                    .log();
                 let _ = bot.jobs.send(Job {
                     key,
                     note,
@@ -148,35 +184,108 @@ pub async fn serve(
                 });
             }
             Err(e) => {
-                log(format_args!(
-                    "drop game={} stored notification unreadable: {e}",
-                    key.game_id
-                ));
-                bot.state.settle(&key, "unreadable")?;
+                line("drop")
+                    .text("game", &key.game_id)
+                    .message(format!("stored notification unreadable: {e}"))
+                    .log();
+                bot.state.settle(&key, "unreadable", false)?;
             }
         }
     }
-    let worker = bot.clone();
-    tokio::spawn(async move {
-        while let Some(job) = queue.recv().await {
-            tokio::spawn(process(worker.clone(), job));
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    line("listening")
+        .message(format!("on {scheme}://{addr}"))
+        .json_only("url", format!("{scheme}://{addr}"))
+        .log();
+    let router = |bot: Arc<Bot>, metrics_only: bool| {
+        Router::new()
+            .fallback(move |state: State<Arc<Bot>>, request: Request| {
+                handle(state, request, metrics_only)
+            })
+            .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
+            .layer(RequestBodyDeadlineLayer::new(BODY_TIMEOUT))
+            .layer(TimeoutLayer::with_status_code(
+                StatusCode::REQUEST_TIMEOUT,
+                REQUEST_TIMEOUT,
+            ))
+            .with_state(bot)
+    };
+    let mut acceptors = vec![tokio::spawn(accept_loop(
+        listener,
+        router(bot.clone(), false),
+        tls,
+    ))];
+    if let Some(l) = metrics_listener {
+        let a = l.local_addr().ok();
+        line("metrics")
+            .message(format!(
+                "on http://{}/metrics",
+                a.map_or("-".to_string(), |a| a.to_string())
+            ))
+            .log();
+        acceptors.push(tokio::spawn(accept_loop(
+            l,
+            router(bot.clone(), true),
+            None,
+        )));
+    }
+    let mut tasks = JoinSet::new();
+    let mut pruning = tokio::time::interval(PRUNE_EVERY);
+    pruning.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let signal = loop {
+        tokio::select! {
+            name = signals.next() => break name,
+            Some(job) = queue.recv() => {
+                tasks.spawn(process(bot.clone(), job));
+            }
+            Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
+            _ = pruning.tick() => prune(&bot),
         }
-    });
-    log(format_args!(
-        "listening on {}://{addr}",
-        if tls.is_some() { "https" } else { "http" }
-    ));
-    let router = Router::new()
-        .fallback(handle)
-        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
-        .layer(RequestBodyDeadlineLayer::new(BODY_TIMEOUT))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            REQUEST_TIMEOUT,
-        ))
-        .with_state(bot);
-    accept_loop(listener, router, tls).await;
+    };
+    // The graceful stop: refuse new work, let what runs finish within the
+    // deadline, and leave the rest pending (it is on disk already).
+    bot.stopping.send_replace(true);
+    let deadline = tokio::time::Instant::now() + bot.config.stop_timeout;
+    line("stopping")
+        .text("signal", signal)
+        .int("in_flight", tasks.len())
+        .int("timeout_ms", bot.config.stop_timeout.as_millis())
+        .log();
+    let drained = tokio::time::timeout_at(deadline, async {
+        while tasks.join_next().await.is_some() {}
+    })
+    .await
+    .is_ok();
+    tasks.abort_all();
+    for a in &acceptors {
+        a.abort();
+    }
+    bot.state.flush()?;
+    let (_, pending) = bot.state.summary();
+    let event = if drained || pending == 0 {
+        "stopped"
+    } else {
+        "stopped-with-pending"
+    };
+    line(event)
+        .int("pending", pending)
+        .message(if pending == 0 {
+            "nothing pending".to_string()
+        } else {
+            format!("{pending} notification(s) pending, submitted at the next start")
+        })
+        .log();
     Ok(())
+}
+
+fn prune(bot: &Bot) {
+    match bot.state.prune(SystemTime::now(), bot.config.keep_done) {
+        Ok(0) => {}
+        Ok(n) => line("prune").int("removed", n).log(),
+        Err(e) => line("error")
+            .message(format!("cannot prune the state: {e}"))
+            .log(),
+    }
 }
 
 async fn accept_loop(
@@ -186,16 +295,15 @@ async fn accept_loop(
 ) {
     let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
+        let Ok(slot) = slots.clone().acquire_owned().await else {
+            return;
+        };
         let stream = match listener.accept().await {
             Ok((stream, _)) => stream,
             Err(_) => {
                 tokio::time::sleep(Duration::from_millis(10)).await;
                 continue;
             }
-        };
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
-            drop(stream);
-            continue;
         };
         let service = TowerToHyperService::new(router.clone());
         let tls = tls.clone();
@@ -239,40 +347,81 @@ fn answer(status: StatusCode, body: serde_json::Value) -> Response {
         .into_response()
 }
 
-async fn handle(State(bot): State<Arc<Bot>>, request: Request) -> Response {
+async fn handle(State(bot): State<Arc<Bot>>, request: Request, metrics_only: bool) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
-    let (status, verb, game, note, response) = match method {
-        Method::GET | Method::HEAD => {
-            let r = answer(StatusCode::OK, serde_json::json!({"operational": true}));
-            (StatusCode::OK, "ping".to_string(), None, String::new(), r)
-        }
-        Method::POST => post(&bot, request).await,
-        _ => {
-            let r = answer(
-                StatusCode::METHOD_NOT_ALLOWED,
-                serde_json::json!({"error": "GET or POST only"}),
-            );
-            (
-                StatusCode::METHOD_NOT_ALLOWED,
-                "-".into(),
-                None,
-                String::new(),
-                r,
-            )
+    let wants_metrics = request.uri().path() == "/metrics"
+        && matches!(method, Method::GET | Method::HEAD)
+        && (metrics_only || bot.metrics_here);
+    let (status, verb, game, note, response) = if wants_metrics {
+        let (games, pending) = bot.state.summary();
+        let text = bot.metrics.encode(games, pending);
+        let r = (
+            StatusCode::OK,
+            [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)],
+            text,
+        )
+            .into_response();
+        (
+            StatusCode::OK,
+            "metrics".to_string(),
+            None,
+            String::new(),
+            r,
+        )
+    } else if metrics_only {
+        refuse(
+            StatusCode::NOT_FOUND,
+            "-",
+            None,
+            "this listener serves GET /metrics only".into(),
+        )
+    } else if bot.is_stopping() {
+        // AP reads 503 as the bot being down; what it sent meanwhile is
+        // not stored (a pending move is finished after the restart).
+        refuse(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "-",
+            None,
+            "stopping".into(),
+        )
+    } else {
+        match method {
+            Method::GET | Method::HEAD => {
+                let r = answer(StatusCode::OK, serde_json::json!({"operational": true}));
+                (StatusCode::OK, "ping".to_string(), None, String::new(), r)
+            }
+            Method::POST => post(&bot, request).await,
+            _ => {
+                let r = answer(
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    serde_json::json!({"error": "GET or POST only"}),
+                );
+                (
+                    StatusCode::METHOD_NOT_ALLOWED,
+                    "-".into(),
+                    None,
+                    String::new(),
+                    r,
+                )
+            }
         }
     };
-    log(format_args!(
-        "request method={method} verb={verb} game={} status={} ms={:.1}{}",
-        game.as_deref().unwrap_or("-"),
-        status.as_u16(),
-        started.elapsed().as_secs_f64() * 1000.0,
-        if note.is_empty() {
-            String::new()
-        } else {
-            format!(" note={note}")
-        }
-    ));
+    let took = started.elapsed();
+    bot.metrics.request(&verb, status.as_u16());
+    if status == StatusCode::ACCEPTED {
+        bot.metrics.webhook_answered(took);
+    }
+    let mut l = line("request")
+        .text("method", &method)
+        .text("verb", &verb)
+        .text("game", game.as_deref().unwrap_or("-"))
+        .int("status", status.as_u16())
+        .ms("ms", took.as_secs_f64() * 1000.0);
+    if !note.is_empty() {
+        l = l.text("note", note);
+    }
+    l.log();
     response
 }
 
@@ -287,7 +436,7 @@ fn header_str<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
     headers.get(name).and_then(|v| v.to_str().ok())
 }
 
-async fn post(bot: &Bot, request: Request) -> Outcome {
+async fn post(bot: &Arc<Bot>, request: Request) -> Outcome {
     let (parts, body) = request.into_parts();
     let body: Bytes = match axum::body::to_bytes(Body::new(body), BODY_LIMIT).await {
         Ok(b) => b,
@@ -311,6 +460,7 @@ async fn post(bot: &Bot, request: Request) -> Outcome {
         now_secs(),
     );
     if let Err(e) = checked.and_then(|()| remember_nonce(bot, h)) {
+        bot.metrics.signature_failure();
         return refuse(
             StatusCode::UNAUTHORIZED,
             "-",
@@ -324,7 +474,7 @@ async fn post(bot: &Bot, request: Request) -> Outcome {
     };
     match note.verb.as_str() {
         "challenge" => challenge(&note),
-        "move" => notified(bot, note, &body),
+        "move" => notified(bot, note, body).await,
         other => refuse(
             StatusCode::BAD_REQUEST,
             other,
@@ -359,7 +509,7 @@ fn challenge(note: &Notification) -> Outcome {
     }
 }
 
-fn notified(bot: &Bot, note: Notification, body: &[u8]) -> Outcome {
+async fn notified(bot: &Arc<Bot>, note: Notification, body: Bytes) -> Outcome {
     let game = note.gameid.clone();
     let bad = |why: String| refuse(StatusCode::BAD_REQUEST, "move", game.clone(), why);
     let key = match note.check_move() {
@@ -376,10 +526,29 @@ fn notified(bot: &Bot, note: Notification, body: &[u8]) -> Outcome {
             r,
         )
     };
-    if bot.state.known(&key) {
-        return accepted("duplicate");
+    {
+        let mut storing = bot.storing.lock().unwrap_or_else(|e| e.into_inner());
+        if storing.contains(&key) || bot.state.known(&key) {
+            return accepted("duplicate");
+        }
+        storing.insert(key.clone());
     }
-    if let Err(e) = bot.state.add(&key, body) {
+    // The write is synced to disk: on a blocking thread, so that a burst's
+    // writes go on side by side and the request threads keep answering.
+    let (writer, k) = (bot.clone(), key.clone());
+    let stored = tokio::task::spawn_blocking(move || writer.state.add(&k, &body))
+        .await
+        .unwrap_or_else(|e| {
+            Err(crate::StateError {
+                path: std::path::PathBuf::from("pending"),
+                source: std::io::Error::other(e.to_string()),
+            })
+        });
+    bot.storing
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&key);
+    if let Err(e) = stored {
         return refuse(
             StatusCode::INTERNAL_SERVER_ERROR,
             "move",
@@ -405,6 +574,72 @@ fn budget_ms(clock_hours: Option<f64>, max_ms: u64) -> u64 {
     (clock_ms / MOVES_LEFT).clamp(1, max_ms.max(1))
 }
 
+/// Why a search produced no move it can stand by: a panic, or a move
+/// AP's notation cannot write. Tried once more, then left pending.
+fn failure(result: &Result<Result<Choice, PlayError>, String>) -> Option<String> {
+    match result {
+        Err(panic) => Some(format!("the search panicked: {panic}")),
+        Ok(Err(e @ PlayError::Illegal { .. })) => Some(format!("the search's answer: {e}")),
+        Ok(_) => None,
+    }
+}
+
+/// Runs `search` on a blocking thread; a failure is logged with the game
+/// and tried once more. `Err` after the second failure.
+async fn search_retrying<F>(
+    game: &str,
+    plies: usize,
+    metrics: &Metrics,
+    search: F,
+) -> Result<Result<Choice, PlayError>, String>
+where
+    F: Fn() -> Result<Choice, PlayError> + Send + Sync + 'static,
+{
+    let search = Arc::new(search);
+    for attempt in 1..=2 {
+        metrics.search_started();
+        let started = Instant::now();
+        let s = search.clone();
+        let result =
+            tokio::task::spawn_blocking(move || s())
+                .await
+                .map_err(|e| match e.try_into_panic() {
+                    Ok(payload) => payload
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| payload.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "no message".to_string()),
+                    Err(e) => e.to_string(),
+                });
+        line("thought")
+            .text("game", game)
+            .ms("ms", started.elapsed().as_secs_f64() * 1000.0)
+            .log();
+        let Some(why) = failure(&result) else {
+            metrics.search_finished();
+            return result;
+        };
+        metrics.search_failed();
+        if attempt == 1 {
+            line("error")
+                .text("game", game)
+                .int("plies", plies)
+                .message(format!("search failed: {why}; trying once more"))
+                .log();
+        } else {
+            line("error")
+                .text("game", game)
+                .int("plies", plies)
+                .message(format!(
+                    "search failed again: {why}; left pending (tried again at the next start), nothing submitted"
+                ))
+                .log();
+            return Err(why);
+        }
+    }
+    Err("unreachable".to_string())
+}
+
 async fn process(bot: Arc<Bot>, job: Job) {
     let Job {
         key,
@@ -412,24 +647,28 @@ async fn process(bot: Arc<Bot>, job: Job) {
         received,
     } = job;
     let game = key.game_id.clone();
-    let settle = |what: &str| {
-        if let Err(e) = bot.state.settle(&key, what) {
-            log(format_args!("state game={game} cannot settle: {e}"));
+    let settle = |what: &str, ends_game: bool| {
+        if let Err(e) = bot.state.settle(&key, what, ends_game) {
+            line("state")
+                .text("game", &game)
+                .message(format!("cannot settle: {e}"))
+                .log();
         }
     };
     if bot.state.superseded(&key) {
-        log(format_args!(
-            "drop game={game} plies={} superseded by a later notification",
-            key.plies
-        ));
-        return settle("superseded");
+        line("drop")
+            .text("game", &game)
+            .int("plies", key.plies)
+            .message("superseded by a later notification")
+            .log();
+        return settle("superseded", false);
     }
     let meta = note.meta_game.clone().unwrap_or_default();
     let replayed: Replayed = match note.game().and_then(|g| replay(g, &note.flat_moves())) {
         Ok(r) => r,
         Err(e) => {
-            log(format_args!("drop game={game} {e}"));
-            return settle(&format!("refused: {e}"));
+            line("drop").text("game", &game).message(&e).log();
+            return settle(&format!("refused: {e}"), false);
         }
     };
     let think = Think {
@@ -437,47 +676,52 @@ async fn process(bot: Arc<Bot>, job: Job) {
         depth: bot.config.depth,
         hash_mb: bot.config.hash_mb,
     };
+    let replayed = Arc::new(replayed);
     let choice = {
         let Ok(_permit) = bot.searches.clone().acquire_owned().await else {
             return;
         };
-        log(format_args!(
-            "think game={game} plies={} budget_ms={}",
-            key.plies, think.move_ms
-        ));
-        let started = Instant::now();
-        let choice = tokio::task::spawn_blocking(move || replayed.choose(&think)).await;
-        log(format_args!(
-            "thought game={game} ms={:.1}",
-            started.elapsed().as_secs_f64() * 1000.0
-        ));
-        choice
+        if bot.is_stopping() {
+            // Stays pending: the next start searches it.
+            return;
+        }
+        line("think")
+            .text("game", &game)
+            .int("plies", key.plies)
+            .int("budget_ms", think.move_ms)
+            .log();
+        let position = replayed.clone();
+        search_retrying(&game, key.plies, &bot.metrics, move || {
+            position.choose(&think)
+        })
+        .await
     };
     let (mv, depth, nodes) = match choice {
         Ok(Ok(Choice::Move { text, depth, nodes })) => (text, depth, nodes),
         Ok(Ok(Choice::OnlyPass)) => {
-            log(format_args!(
-                "skip game={game} the only legal move is a pass, which AP cannot accept; the game is left to the clock"
-            ));
-            return settle("only pass: nothing submitted");
+            line("skip")
+                .text("game", &game)
+                .message("the only legal move is a pass, which AP cannot accept; the game is left to the clock")
+                .log();
+            return settle("only pass: nothing submitted", false);
         }
         Ok(Err(e)) => {
-            log(format_args!("drop game={game} {e}"));
-            return settle(&format!("refused: {e}"));
+            line("drop").text("game", &game).message(&e).log();
+            return settle(&format!("refused: {e}"), false);
         }
-        Err(e) => {
-            // The search panicked: kept pending for the next start.
-            log(format_args!("error game={game} search failed: {e}"));
-            return;
-        }
+        // Logged by `search_retrying`; the notification stays pending.
+        Err(_) => return,
     };
+    let ends_game = replayed.ends_game(&mv);
     let mut wait = bot.config.retry;
+    let mut stopping = bot.stopping.subscribe();
     loop {
         if bot.state.superseded(&key) {
-            log(format_args!(
-                "drop game={game} superseded before submission"
-            ));
-            return settle("superseded");
+            line("drop")
+                .text("game", &game)
+                .message("superseded before submission")
+                .log();
+            return settle("superseded", false);
         }
         let client = bot.client.clone();
         let (meta2, game2, mv2) = (meta.clone(), game.clone(), mv.clone());
@@ -486,35 +730,59 @@ async fn process(bot: Arc<Bot>, job: Job) {
         let took = |start: Instant| start.elapsed().as_secs_f64() * 1000.0;
         match result {
             Ok(Ok(Submitted::Accepted)) => {
-                log(format_args!(
-                    "submit game={game} move={mv} status=200 ms={:.1} since_notification_ms={:.1} depth={depth} nodes={nodes}",
-                    took(sent),
-                    took(received)
-                ));
-                return settle(&format!("submitted {mv}"));
+                bot.metrics.submission(metrics::Outcome::Accepted);
+                bot.metrics.submitted_after(received.elapsed());
+                line("submit")
+                    .text("game", &game)
+                    .text("move", &mv)
+                    .int("status", 200)
+                    .ms("ms", took(sent))
+                    .ms("since_notification_ms", took(received))
+                    .int("depth", depth)
+                    .int("nodes", nodes)
+                    .log();
+                return settle(&format!("submitted {mv}"), ends_game);
             }
             Ok(Ok(Submitted::Refused(message))) => {
-                log(format_args!(
-                    "submit game={game} move={mv} status=500 ms={:.1} refused: {message}",
-                    took(sent)
-                ));
-                return settle(&format!("refused by AP: {message}"));
+                bot.metrics.submission(metrics::Outcome::Refused);
+                line("submit")
+                    .text("game", &game)
+                    .text("move", &mv)
+                    .int("status", 500)
+                    .ms("ms", took(sent))
+                    .message(format!("refused: {message}"))
+                    .log();
+                return settle(&format!("refused by AP: {message}"), false);
             }
             Ok(Err(e)) => {
-                log(format_args!(
-                    "submit game={game} move={mv} status={} ms={:.1} retry_in_ms={} error: {e}",
-                    e.status().map_or("-".to_string(), |s| s.to_string()),
-                    took(sent),
-                    wait.as_millis()
-                ));
+                bot.metrics.submission(metrics::Outcome::Error);
+                line("submit")
+                    .text("game", &game)
+                    .text("move", &mv)
+                    .text(
+                        "status",
+                        e.status().map_or("-".to_string(), |s| s.to_string()),
+                    )
+                    .ms("ms", took(sent))
+                    .int("retry_in_ms", wait.as_millis())
+                    .message(format!("error: {e}"))
+                    .log();
             }
             Err(e) => {
-                log(format_args!(
-                    "error game={game} submission task failed: {e}"
-                ));
+                line("error")
+                    .text("game", &game)
+                    .message(format!("submission task failed: {e}"))
+                    .log();
             }
         }
-        tokio::time::sleep(wait).await;
+        if bot.is_stopping() {
+            return;
+        }
+        tokio::select! {
+            _ = tokio::time::sleep(wait) => {}
+            // A stop ends the wait: the move stays pending for the next start.
+            _ = stopping.wait_for(|s| *s) => return,
+        }
         wait = (wait * 2).min(MAX_RETRY_WAIT);
     }
 }
@@ -522,6 +790,71 @@ async fn process(bot: Arc<Bot>, job: Job) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::atomic::{AtomicU32, Ordering};
+
+    fn run<T>(f: impl std::future::Future<Output = T>) -> T {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    fn a_move() -> Result<Choice, PlayError> {
+        Ok(Choice::Move {
+            text: "c3".into(),
+            depth: 1,
+            nodes: 1,
+        })
+    }
+
+    #[test]
+    fn a_search_that_panics_once_is_tried_again_and_its_move_kept() {
+        let metrics = Metrics::new();
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = calls.clone();
+        let result = run(search_retrying("g", 4, &metrics, move || {
+            if c.fetch_add(1, Ordering::SeqCst) == 0 {
+                panic!("a bug in the search");
+            }
+            a_move()
+        }));
+        assert_eq!(result, Ok(a_move()));
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+        let text = metrics.encode(0, 0);
+        assert!(text.contains("apbot_searches_started_total 2"), "{text}");
+        assert!(text.contains("apbot_searches_failed_total 1"), "{text}");
+        assert!(text.contains("apbot_searches_finished_total 1"), "{text}");
+    }
+
+    #[test]
+    fn a_search_that_fails_twice_is_given_up_with_the_reason() {
+        let metrics = Metrics::new();
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = calls.clone();
+        let result = run(search_retrying("g", 4, &metrics, move || {
+            c.fetch_add(1, Ordering::SeqCst);
+            Err(PlayError::Illegal {
+                ply: 0,
+                text: "9z9".into(),
+                reason: "not a square".into(),
+            })
+        }));
+        let why = result.expect_err("given up");
+        assert!(why.contains("9z9") && why.contains("not a square"), "{why}");
+        assert_eq!(calls.load(Ordering::SeqCst), 2);
+        assert!(metrics
+            .encode(0, 0)
+            .contains("apbot_searches_failed_total 2"));
+        // A game that is over is an answer, not a failure: no retry.
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = calls.clone();
+        let result = run(search_retrying("g", 4, &metrics, move || {
+            c.fetch_add(1, Ordering::SeqCst);
+            Err(PlayError::Over("no legal move"))
+        }));
+        assert_eq!(result, Ok(Err(PlayError::Over("no legal move"))));
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
 
     #[test]
     fn the_budget_spreads_the_clock_and_respects_the_cap() {

@@ -1,11 +1,23 @@
 //! The state directory: every accepted move notification is a file in
 //! `pending/` before AP hears 202, and becomes a marker in `done/` once it
 //! is settled (submitted, refused, or superseded), so that a restart
-//! finishes what was pending and a duplicate is recognised.
+//! finishes what was pending and a duplicate is recognised. Markers are
+//! pruned by the rule of `prune`, so the folder stays as small as the games
+//! in progress.
 
+use std::collections::{HashMap, HashSet};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// A settled notification can be delivered again only with its signature,
+/// whose timestamp is at most 300 s old (`key::REPLAY_WINDOW_SECS`) and at
+/// most 300 s ahead: after twice that since it was settled, no copy of it
+/// can pass the signature check any more.
+pub const REPLAY_RETENTION: Duration = Duration::from_secs(2 * crate::key::REPLAY_WINDOW_SECS);
+/// The first line of a marker whose move ended the game.
+const OVER: &str = "game over";
 
 #[derive(Debug, thiserror::Error)]
 #[error("state directory {path}: {source}")]
@@ -102,15 +114,152 @@ impl StateDir {
     }
 
     /// Settles a notification: its pending file goes, a marker with `note`
-    /// (what became of it) stays.
-    pub fn settle(&self, key: &JobKey, note: &str) -> Result<(), StateError> {
+    /// (what became of it) stays, and the game's older markers go (the
+    /// newest one tells that anything older is superseded). `ends_game`:
+    /// the bot's move ended the game, so no later notification will come.
+    pub fn settle(&self, key: &JobKey, note: &str, ends_game: bool) -> Result<(), StateError> {
         let marker = self.done.join(key.file_name());
-        fs::write(&marker, note).map_err(io_error(&marker))?;
+        let text = if ends_game {
+            format!("{OVER}\n{note}")
+        } else {
+            note.to_string()
+        };
+        fs::write(&marker, text).map_err(io_error(&marker))?;
         let path = self.pending_path(key);
+        match fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io_error(&path)(e)),
+            _ => {}
+        }
+        for old in self.markers()? {
+            if old.game_id == key.game_id && old.plies < key.plies {
+                self.remove_marker(&old)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn remove_marker(&self, key: &JobKey) -> Result<(), StateError> {
+        let path = self.done.join(key.file_name());
         match fs::remove_file(&path) {
             Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(io_error(&path)(e)),
             _ => Ok(()),
         }
+    }
+
+    /// The markers of `done/`.
+    fn markers(&self) -> Result<Vec<JobKey>, StateError> {
+        let mut keys = Vec::new();
+        for entry in fs::read_dir(&self.done).map_err(io_error(&self.done))? {
+            let entry = entry.map_err(io_error(&self.done))?;
+            if let Some(key) = entry.file_name().to_str().and_then(JobKey::parse) {
+                keys.push(key);
+            }
+        }
+        Ok(keys)
+    }
+
+    /// Whether the marker says the game is over.
+    fn marker_over(&self, key: &JobKey) -> bool {
+        fs::read_to_string(self.done.join(key.file_name()))
+            .is_ok_and(|t| t.lines().next() == Some(OVER))
+    }
+
+    /// Removes the markers no notification can need any more, and the
+    /// temporary files of writes a kill interrupted; says how many went.
+    ///
+    /// The rule: of a game's markers only the newest is ever kept (settle
+    /// removes the others), since a notification older than it is
+    /// superseded whether or not its own marker is there. The newest goes
+    /// once `REPLAY_RETENTION` has passed since it was written if the bot's
+    /// move ended the game, and after `keep` in any case: a copy of the
+    /// notification can no longer pass the signature check, and a fresh
+    /// notification of a game still going is a later position, which needs
+    /// no marker. (What a marker gone too early could cost is one extra
+    /// submission that AP refuses as not the bot's turn: never a second
+    /// move.)
+    pub fn prune(&self, now: SystemTime, keep: Duration) -> Result<usize, StateError> {
+        let mut removed = 0;
+        let mut newest: HashMap<String, JobKey> = HashMap::new();
+        for key in self.markers()? {
+            match newest.get(&key.game_id) {
+                Some(n) if n.plies >= key.plies => {
+                    self.remove_marker(&key)?;
+                    removed += 1;
+                }
+                Some(n) => {
+                    self.remove_marker(&n.clone())?;
+                    removed += 1;
+                    newest.insert(key.game_id.clone(), key);
+                }
+                None => {
+                    newest.insert(key.game_id.clone(), key);
+                }
+            }
+        }
+        for key in newest.values() {
+            let path = self.done.join(key.file_name());
+            let Ok(age) = fs::metadata(&path)
+                .and_then(|m| m.modified())
+                .map(|t| now.duration_since(t).unwrap_or_default())
+            else {
+                continue;
+            };
+            if age >= keep || (age >= REPLAY_RETENTION && self.marker_over(key)) {
+                self.remove_marker(key)?;
+                removed += 1;
+            }
+        }
+        // A write killed between its create and its rename leaves a
+        // temporary file that nothing reads.
+        for entry in fs::read_dir(&self.pending).map_err(io_error(&self.pending))? {
+            let entry = entry.map_err(io_error(&self.pending))?;
+            let name = entry.file_name();
+            let is_tmp = name
+                .to_str()
+                .is_some_and(|n| n.starts_with('.') && n.ends_with(".tmp"));
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > Duration::from_secs(60));
+            if is_tmp && old && fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    /// The games in progress (with a notification pending, or a marker
+    /// whose move did not end the game) and the notifications pending.
+    pub fn summary(&self) -> (usize, usize) {
+        let mut games = HashSet::new();
+        let mut pending = 0;
+        for entry in fs::read_dir(&self.pending).into_iter().flatten().flatten() {
+            let name = entry.file_name();
+            if let Some(key) = name
+                .to_str()
+                .filter(|n| n.ends_with(".json"))
+                .and_then(JobKey::parse)
+            {
+                pending += 1;
+                games.insert(key.game_id);
+            }
+        }
+        for key in self.markers().unwrap_or_default() {
+            if !self.marker_over(&key) {
+                games.insert(key.game_id);
+            }
+        }
+        (games.len(), pending)
+    }
+
+    /// Syncs both folders, so that every settle so far survives a power cut.
+    pub fn flush(&self) -> Result<(), StateError> {
+        for dir in [&self.pending, &self.done] {
+            fs::File::open(dir)
+                .and_then(|d| d.sync_all())
+                .map_err(io_error(dir))?;
+        }
+        Ok(())
     }
 
     /// Whether a later notification of the same game is known: then this
@@ -172,9 +321,115 @@ mod tests {
         assert!(!state.superseded(&key));
         state.add(&JobKey::new("g-1", 6).unwrap(), b"{}").unwrap();
         assert!(state.superseded(&key));
-        state.settle(&key, "submitted").unwrap();
+        state.settle(&key, "submitted", false).unwrap();
         assert!(state.known(&key));
         assert_eq!(state.pending().unwrap().len(), 1);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        // tmpfs where there is one: the fsyncs of 10,000 stores cost
+        // nothing there, and the rule under test is the same.
+        let shm = Path::new("/dev/shm");
+        let base = if shm.is_dir() {
+            shm.to_path_buf()
+        } else {
+            std::env::temp_dir()
+        };
+        let dir = base.join(format!("apbot-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn files(dir: &Path) -> (usize, u64) {
+        let mut n = 0;
+        let mut bytes = 0;
+        for sub in ["pending", "done"] {
+            for e in fs::read_dir(dir.join(sub)).unwrap().flatten() {
+                n += 1;
+                bytes += e.metadata().unwrap().len();
+            }
+        }
+        (n, bytes)
+    }
+
+    #[test]
+    fn a_settled_notification_removes_the_older_markers_of_its_game_only() {
+        let dir = temp("prune-older");
+        let state = StateDir::open(&dir).unwrap();
+        let key = |g: &str, p| JobKey::new(g, p).unwrap();
+        for p in [0, 2, 4] {
+            state.add(&key("a", p), b"{}").unwrap();
+            state.settle(&key("a", p), "submitted", false).unwrap();
+        }
+        state.add(&key("b", 1), b"{}").unwrap();
+        state.settle(&key("b", 1), "submitted", false).unwrap();
+        // Only the newest of a stays, with b's.
+        assert!(state.known(&key("a", 4)) && state.known(&key("b", 1)));
+        assert!(!state.known(&key("a", 2)) && !state.known(&key("a", 0)));
+        // An old duplicate is still recognised as superseded.
+        assert!(state.superseded(&key("a", 2)));
+        assert_eq!(files(&dir).0, 2);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_newest_marker_goes_after_the_replay_window_when_the_game_ended_and_after_keep_anyway() {
+        let dir = temp("prune-newest");
+        let state = StateDir::open(&dir).unwrap();
+        let key = |g: &str, p| JobKey::new(g, p).unwrap();
+        state
+            .settle(&key("ended", 9), "submitted c3", true)
+            .unwrap();
+        state
+            .settle(&key("going", 8), "submitted b2", false)
+            .unwrap();
+        let keep = Duration::from_secs(3600);
+        let now = SystemTime::now();
+        // Within the replay window both stay: a copy could still arrive.
+        assert_eq!(state.prune(now, keep).unwrap(), 0);
+        assert_eq!(state.summary(), (1, 0));
+        let later = now + REPLAY_RETENTION + Duration::from_secs(1);
+        assert_eq!(state.prune(later, keep).unwrap(), 1);
+        assert!(!state.known(&key("ended", 9)) && state.known(&key("going", 8)));
+        assert_eq!(state.prune(now + keep, keep).unwrap(), 1);
+        assert_eq!(files(&dir).0, 0);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn ten_thousand_notifications_leave_a_folder_the_size_of_the_games_in_progress() {
+        // 10,000 notifications over 100 games of 100 notifications each,
+        // 20 games at a time, each batch of 20 ending before the next
+        // starts, with a prune every 100 notifications as the bot's timer
+        // does (the clock moved past the replay retention each time).
+        let dir = temp("prune-run");
+        let state = StateDir::open(&dir).unwrap();
+        let keep = Duration::from_secs(30 * 24 * 3600);
+        let body = vec![b'x'; 1500];
+        let mut clock = SystemTime::now();
+        let mut most = (0, 0);
+        for n in 0..10_000usize {
+            let game = n % 20 + 20 * (n / 2000);
+            let ply = n / 20 % 100;
+            let key = JobKey::new(&format!("game-{game}"), ply).unwrap();
+            state.add(&key, &body).unwrap();
+            state.settle(&key, "submitted d2-d3", ply == 99).unwrap();
+            if n % 100 == 99 {
+                clock += REPLAY_RETENTION + Duration::from_secs(1);
+                state.prune(clock, keep).unwrap();
+            }
+            let now = files(&dir);
+            most = (most.0.max(now.0), most.1.max(now.1));
+        }
+        eprintln!(
+            "10,000 notifications: at most {} files, {} bytes in the state folder",
+            most.0, most.1
+        );
+        // One marker per game in progress, and those of the batch that
+        // ended until the next prune: never more than 2 x 20.
+        assert!(most.0 <= 40, "{most:?}");
+        assert!(most.1 <= 40 * 32, "{most:?}");
         let _ = fs::remove_dir_all(&dir);
     }
 

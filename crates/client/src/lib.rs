@@ -5,6 +5,7 @@
 //! a `Fault` with a text for the game's termination.
 
 pub mod engine;
+mod platform;
 pub mod spec;
 pub mod transport;
 

@@ -359,16 +359,21 @@ impl Timeouts {
     }
 }
 
-/// Resolves an engine command: a name without `/` is looked up first next
-/// to the running executable (so `stackfish` is the one built alongside the
-/// arena), then on `PATH` by the OS.
+/// Resolves an engine command: a name without a path separator (`/`, also
+/// `\` on Windows) is looked up first next to the running executable (so
+/// `stackfish` is the one built alongside the arena; on Windows also with
+/// `.exe` added, so the same config names `stackfish.exe`), then on `PATH`
+/// by the OS.
 pub fn resolve_cmd(cmd: &str) -> PathBuf {
-    if !cmd.contains('/') {
+    if !cmd.contains(std::path::is_separator) {
         if let Ok(exe) = std::env::current_exe() {
             if let Some(dir) = exe.parent() {
-                let beside = dir.join(cmd);
-                if beside.is_file() {
-                    return beside;
+                let suffixed = format!("{cmd}{}", std::env::consts::EXE_SUFFIX);
+                for name in [cmd, suffixed.as_str()] {
+                    let beside = dir.join(name);
+                    if beside.is_file() {
+                        return beside;
+                    }
                 }
             }
         }

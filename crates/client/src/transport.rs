@@ -4,9 +4,8 @@
 
 use std::io::{BufReader, Read, Write};
 
+use crate::platform::{self, Group, Stoppable};
 use stackfish_ugi::{read_line, Line};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -70,16 +69,18 @@ enum Msg {
     Eof,
 }
 
-/// An engine process. It runs in its own process group, so Ctrl-C in the
-/// terminal reaches only the arena, and killing the group also ends any
-/// helper processes the engine started. A helper that left the group (a
-/// session of its own) may keep the engine's output pipes open after the
-/// kill: the reader threads then stop at the kill, not at end of input.
+/// An engine process. It runs in its own process group (a Job object on
+/// Windows), so Ctrl-C in the terminal reaches only the arena, and killing
+/// the group also ends any helper processes the engine started. A helper
+/// that left the group (a session of its own) may keep the engine's output
+/// pipes open after the kill: the reader threads then stop at the kill, not
+/// at end of input.
 pub struct ChildTransport {
     child: Child,
-    /// The write end of the readers' wake pipe: dropping it (at the kill)
-    /// makes both reader threads stop and close their ends of the pipes.
-    stop_readers: Option<OwnedFd>,
+    group: Group,
+    /// Dropping it (at the kill) makes both reader threads stop and close
+    /// their ends of the pipes (on Unix the write end of a wake pipe).
+    stop_readers: Option<platform::Stop>,
     to_writer: Option<mpsc::Sender<String>>,
     broken: Arc<AtomicBool>,
     rx: Receiver<Msg>,
@@ -97,25 +98,21 @@ impl ChildTransport {
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
         if let Some(dir) = dir {
             command.current_dir(dir);
         }
-        let mut child = command.spawn()?;
+        let (mut child, group) = Group::spawn(&mut command)?;
         let (tx, rx) = mpsc::sync_channel(CHANNEL_LINES);
         let missing = || std::io::Error::other("child pipe missing");
         let stdout = child.stdout.take().ok_or_else(missing)?;
         let stderr = child.stderr.take().ok_or_else(missing)?;
         let stdin = child.stdin.take().ok_or_else(missing)?;
-        let (wake, stop_readers) = wake_pipe()?;
+        let (wake, stop_readers) = platform::stop_switch()?;
         let wake = Arc::new(wake);
         let tx_err = tx.clone();
-        let out = Stoppable {
-            pipe: stdout,
-            wake: wake.clone(),
-        };
-        let err = Stoppable { pipe: stderr, wake };
+        let out = Stoppable::new(stdout, wake.clone());
+        let err = Stoppable::new(stderr, wake);
         std::thread::spawn(move || read_lines(out, tx, stdout_msg, true));
         std::thread::spawn(move || read_lines(err, tx_err, stderr_msg, false));
         let broken = Arc::new(AtomicBool::new(false));
@@ -124,6 +121,7 @@ impl ChildTransport {
         std::thread::spawn(move || write_lines(stdin, from_arena, broken_w));
         Ok(ChildTransport {
             child,
+            group,
             stop_readers: Some(stop_readers),
             to_writer: Some(to_writer),
             broken,
@@ -172,18 +170,7 @@ impl ChildTransport {
 
     /// Whether the process has exited, without reaping it.
     fn has_exited(&self) -> bool {
-        // Safety: an all-zero siginfo_t is a valid value; waitid(2) with
-        // WNOWAIT only looks at our own child and leaves it unreaped.
-        unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            let rc = libc::waitid(
-                libc::P_PID,
-                self.child.id() as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            );
-            rc == 0 && info.si_pid() != 0
-        }
+        platform::has_exited(&self.child)
     }
 
     fn kill_group(&mut self) {
@@ -192,78 +179,17 @@ impl ChildTransport {
         if self.reaped {
             return;
         }
-        let pgid = self.child.id() as libc::pid_t;
-        // Safety: kill(2) with a negative pid signals the process group we
-        // created for this child (process_group(0) makes its pid the pgid);
-        // the child is not reaped yet, so the id cannot have been reused.
-        unsafe {
-            libc::kill(-pgid, libc::SIGKILL);
-        }
+        self.group.kill(&self.child);
         let _ = self.child.kill();
         let _ = self.child.wait();
         self.reaped = true;
     }
 }
 
+/// How an engine ended: `exit status 101`, `killed by signal 9` (Unix),
+/// `exit status 0xC0000005` (a Windows crash code).
 pub fn describe_exit(status: ExitStatus) -> String {
-    match (status.code(), status.signal()) {
-        (Some(code), _) => format!("exit status {code}"),
-        (None, Some(sig)) => format!("killed by signal {sig}"),
-        _ => "exited".to_string(),
-    }
-}
-
-/// A pipe (read end, write end), both close-on-exec so engines started
-/// later do not inherit them.
-fn wake_pipe() -> std::io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0 as libc::c_int; 2];
-    // Safety: pipe2(2) writes two new descriptors into `fds` on success.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-        return Err(std::io::Error::last_os_error());
-    }
-    // Safety: both descriptors are new and owned by nobody else.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
-}
-
-/// An engine's output pipe that reads as end of input once the write end of
-/// `wake` is closed, whoever else still holds the pipe open.
-struct Stoppable<R> {
-    pipe: R,
-    wake: Arc<OwnedFd>,
-}
-
-impl<R: Read + AsRawFd> Read for Stoppable<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let mut fds = [
-            libc::pollfd {
-                fd: self.pipe.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            },
-            libc::pollfd {
-                fd: self.wake.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            },
-        ];
-        loop {
-            // Safety: poll(2) on two descriptors this struct keeps open.
-            let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, -1) };
-            if n >= 0 {
-                break;
-            }
-            let err = std::io::Error::last_os_error();
-            if err.kind() != std::io::ErrorKind::Interrupted {
-                return Err(err);
-            }
-        }
-        if fds[1].revents != 0 {
-            // The engine was killed: stop, even if a descendant keeps the
-            // pipe open.
-            return Ok(0);
-        }
-        self.pipe.read(buf)
-    }
+    platform::describe_exit(status)
 }
 
 fn stdout_msg(line: Line) -> Msg {
@@ -431,7 +357,8 @@ impl Transport for FakeTransport {
     }
 }
 
-#[cfg(test)]
+// The tests start `sh` helpers and look at /proc: Linux only.
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

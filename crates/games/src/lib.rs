@@ -17,6 +17,7 @@ pub mod line;
 pub mod mixtour;
 pub mod perft;
 pub mod silo;
+pub mod simd;
 pub mod variants;
 pub mod zobrist;
 
@@ -331,6 +332,36 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// Static evaluation from the side to move's point of view, in centi-units
     /// where 100 is roughly "a clear advantage"; far below the search's win score.
     fn evaluate(&self) -> i32;
+
+    /// What an evaluation keeps from a position for the positions after it
+    /// (a network's accumulators), so that the search, which holds one per
+    /// ply, pays only for what a move changes. `()` for a game evaluated
+    /// from scratch.
+    type Eval: Clone + Default + Send + 'static;
+
+    /// Sets `state` for this position from scratch.
+    fn eval_refresh(&self, state: &mut Self::Eval) {
+        let _ = state;
+    }
+
+    /// Sets `child_state` for `child`, which is this position after `mv`,
+    /// from `state`, this position's.
+    fn eval_update(
+        &self,
+        mv: Self::Move,
+        child: &Self,
+        state: &Self::Eval,
+        child_state: &mut Self::Eval,
+    ) {
+        let _ = (mv, child, state, child_state);
+    }
+
+    /// `evaluate` with the help of `state`, kept for this position by
+    /// `eval_refresh` and `eval_update`: always the very same value.
+    fn evaluate_with(&self, state: &Self::Eval) -> i32 {
+        let _ = state;
+        self.evaluate()
+    }
 
     /// A move that changes the material balance or the score (a tower
     /// completed, a capture). Searched first and in quiescence.

@@ -2,7 +2,8 @@
 //! games: `stackfish train <records.jsonl>... --out net.bin`.
 //!
 //! Data: every quiet position (as `tune` defines it) after the first plies
-//! of standard Mixtour games in arena records, with two labels from the side
+//! of Mixtour games on the standard board to 1, 2 or 3 points in arena
+//! records (the goal and the scores are inputs), with two labels from the side
 //! to move's view: the game's result (1, 1/2, 0) and, when the record has
 //! one, the engine's search score of that position (`cp` of the move played
 //! from it), mapped to a winning chance by the same sigmoid.
@@ -33,6 +34,20 @@ pub struct Position {
     /// Which game it came from: the holdout is chosen by game, so positions
     /// of one game never sit on both sides.
     pub game: usize,
+    /// The points the game is played to.
+    pub goal: u8,
+}
+
+/// The fewest positions `train` learns from: fewer fit nothing.
+pub const MIN_POSITIONS: usize = 50;
+
+/// The variant of the first record in `text` that is not Mixtour (to say
+/// why no position could be used).
+pub fn other_game(text: &str) -> Option<String> {
+    stackfish_record::records(text)
+        .filter_map(|(_, r)| r.ok())
+        .map(|r| r.variant)
+        .find(|v| !matches!(v.as_str(), "" | "mixtour"))
 }
 
 /// Reads standard Mixtour records; other lines are counted and skipped.
@@ -64,6 +79,7 @@ fn replay(record: &GameRecord, game: usize) -> Option<Vec<Position>> {
             result: result as f32,
             cp: m.cp.map(|c| c as f32),
             game,
+            goal: pos.goal(),
         })
     })
 }
@@ -156,11 +172,18 @@ impl Float {
         self.b2 + hidden + linear
     }
 
-    fn quantize(&self) -> Network {
+    fn quantize(&self, goals: u8) -> Network {
         let q16 = |x: f32| x.round().clamp(i16::MIN as f32, i16::MAX as f32) as i16;
+        // First-layer weights and biases within a bound that keeps every
+        // hidden sum (a bias and at most `MAX_ACTIVE` rows) in the 16 bits
+        // the engine's accumulators have (`Network::check`): about 4.1 in
+        // units of a full activation, far beyond what the clip at 1 uses.
+        let most = (i16::MAX as usize / (MAX_ACTIVE + 1)) as f32;
+        let q1 = |x: f32| (x * QA as f32).round().clamp(-most, most) as i16;
         Network {
-            w1: self.w1.iter().map(|w| q16(w * QA as f32)).collect(),
-            b1: self.b1.iter().map(|w| q16(w * QA as f32)).collect(),
+            goals,
+            w1: self.w1.iter().map(|&w| q1(w)).collect(),
+            b1: self.b1.iter().map(|&w| q1(w)).collect(),
             w2: self.w2.iter().map(|w| q16(w * QB as f32)).collect(),
             b2: (self.b2 * (QA * QB) as f32).round() as i32,
             linear: self.linear.map(|w| w.round() as i32),
@@ -228,6 +251,9 @@ pub fn train(
         train.len(),
         holdout.len()
     ));
+    let goals = data.iter().fold(0u8, |g, p| {
+        g | 1u8.checked_shl(u32::from(p.goal) - 1).unwrap_or(0)
+    }) & nnue::GOALS;
     let mut net = Float::new(&mut rng);
     let mut adam = Adam {
         m: vec![0.0; N_PARAMS],
@@ -293,7 +319,7 @@ pub fn train(
                 batch.len(),
             );
         }
-        let q = net.quantize();
+        let q = net.quantize(goals);
         let e = errors(&net, &q, &holdout, k, lambda);
         report(&format!(
             "epoch {epoch:3}: holdout error {:.5} (quantized {:.5}; linear evaluation {:.5})",
@@ -306,7 +332,7 @@ pub fn train(
     match best {
         Some(b) => b,
         None => {
-            let q = net.quantize();
+            let q = net.quantize(goals);
             let e = errors(&net, &q, &holdout, k, lambda);
             (q, e)
         }
@@ -371,6 +397,7 @@ mod tests {
                 result: if win { 1.0 } else { 0.0 },
                 cp: None,
                 game,
+                goal: 1,
             });
         }
         // A few hundred steps, where real training takes tens of thousands:
@@ -381,7 +408,8 @@ mod tests {
             k: Some(2.0),
             ..Settings::default()
         };
-        let (_, e) = train(&data, &settings, &mut |_| {});
+        let (net, e) = train(&data, &settings, &mut |_| {});
+        assert_eq!(net.check(), Ok(()), "the engine loads what train writes");
         assert!(e.network < 0.05, "{e:?}");
         assert!((e.quantized - e.network).abs() < 0.01, "{e:?}");
     }

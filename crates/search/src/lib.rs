@@ -209,6 +209,9 @@ struct Thread<'a, G: Game> {
     root_excluded: Vec<G::Move>,
     /// Per ply: whether the move into it was a null move (never two in a row).
     nulled: Vec<bool>,
+    /// Per ply: what the evaluation keeps of the position there
+    /// (`Game::Eval`), set from the ply before by each move.
+    evals: Vec<G::Eval>,
 }
 
 impl<G: Game> Thread<'_, G> {
@@ -216,6 +219,14 @@ impl<G: Game> Thread<'_, G> {
     /// then not the position's value and stays out of the table.
     fn root_restricted(&self) -> bool {
         self.root_allowed.is_some() || !self.root_excluded.is_empty()
+    }
+
+    /// The evaluation's state at `ply + 1` for `child`, `pos` (at `ply`)
+    /// after `mv`.
+    #[inline]
+    fn eval_child(&mut self, pos: &G, mv: G::Move, child: &G, ply: usize) {
+        let (done, next) = self.evals.split_at_mut(ply + 1);
+        pos.eval_update(mv, child, &done[ply], &mut next[0]);
     }
 
     fn should_stop(&mut self) -> bool {
@@ -327,6 +338,9 @@ impl<G: Game> Thread<'_, G> {
                 return alpha;
             }
         }
+        if ply == 0 {
+            pos.eval_refresh(&mut self.evals[0]);
+        }
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(pos, ply, 0, alpha, beta);
         }
@@ -359,9 +373,10 @@ impl<G: Game> Thread<'_, G> {
             && beta.abs() < WIN_BOUND
         {
             if let Some(null) = pos.null_move() {
-                if pos.evaluate() >= beta {
+                if pos.evaluate_with(&self.evals[ply]) >= beta {
                     let mut child = pos.clone();
                     child.play(null);
+                    self.eval_child(pos, null, &child, ply);
                     // A pass after a pass would end the game: no free move.
                     if !child.outcome().is_over() {
                         let r = NMP_BASE + depth / NMP_DIVISOR;
@@ -419,6 +434,7 @@ impl<G: Game> Thread<'_, G> {
             }
             let mut child = pos.clone();
             child.play(mv);
+            self.eval_child(pos, mv, &child, ply);
             self.keys.push(child.repetition_key());
             let score = if i == 0 {
                 -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
@@ -491,7 +507,9 @@ impl<G: Game> Thread<'_, G> {
         if let Outcome::Over { result, .. } = pos.outcome() {
             return outcome_score(result, pos.side_to_move(), ply);
         }
-        let stand = pos.evaluate().clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
+        let stand = pos
+            .evaluate_with(&self.evals[ply])
+            .clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
         if stand >= beta || ply >= MAX_PLY || qply >= QSEARCH_MAX_PLIES {
             return stand;
         }
@@ -504,6 +522,7 @@ impl<G: Game> Thread<'_, G> {
         for &mv in &moves {
             let mut child = pos.clone();
             child.play(mv);
+            self.eval_child(pos, mv, &child, ply);
             let score = -self.quiesce(&child, ply + 1, qply + 1, -beta, -alpha);
             if self.stopped {
                 break;
@@ -680,6 +699,7 @@ fn new_thread<'a, G: Game>(
         root_allowed: None,
         root_excluded: Vec::new(),
         nulled: vec![false; MAX_PLY + 2],
+        evals: vec![G::Eval::default(); MAX_PLY + 2],
     }
 }
 
@@ -795,9 +815,11 @@ pub fn root_scores<G: Game>(
         moves.retain(|m| only.contains(m));
     }
     let mut scored = Vec::with_capacity(moves.len());
+    root.eval_refresh(&mut t.evals[0]);
     for mv in moves {
         let mut child = root.clone();
         child.play(mv);
+        t.eval_child(root, mv, &child, 0);
         t.keys.push(child.repetition_key());
         let score = -t.negamax(&child, depth - 1, 1, -WIN, WIN);
         t.keys.pop();

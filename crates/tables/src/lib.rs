@@ -8,6 +8,7 @@ pub mod blocks;
 pub mod build;
 mod error;
 pub mod format;
+mod platform;
 pub mod probe;
 #[cfg(test)]
 mod tests;

@@ -11,7 +11,6 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::fs::File;
-use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
@@ -21,6 +20,7 @@ use zstd::bulk::Decompressor;
 
 use super::blocks::Layout;
 use super::format::{self, Config, FormatError, Header, Storage, HEADER_LEN};
+use crate::platform;
 use crate::TableError;
 use stackfish_games::silo::solve::{self, Value};
 use stackfish_games::silo::{Move, Silo};
@@ -275,7 +275,7 @@ impl Table {
 fn read_at_most(file: &File, buf: &mut [u8], offset: u64) -> std::io::Result<usize> {
     let mut got = 0;
     while got < buf.len() {
-        match file.read_at(&mut buf[got..], offset + got as u64) {
+        match platform::read_at(file, &mut buf[got..], offset + got as u64) {
             Ok(0) => break,
             Ok(n) => got += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}

@@ -19,6 +19,8 @@ pub enum ServeError {
     },
     #[error("cannot start the server threads: {0}")]
     Threads(std::io::Error),
+    #[error("cannot install the stop signals' handlers: {0}")]
+    Signals(std::io::Error),
     /// The board cannot be set up (a bug of this build).
     #[error(transparent)]
     Board(#[from] BoardError),

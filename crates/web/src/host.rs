@@ -15,6 +15,7 @@ use stackfish_board::{ApiError, App, Host, SearchOrder};
 use tokio::sync::watch;
 
 use super::engines::{Roster, Searcher};
+use super::metrics::Metrics;
 
 /// The searchers of player 1, player 2 and the analysis, with the name of
 /// their engine; `None` while a search thread holds one.
@@ -28,6 +29,7 @@ pub struct NativeHost {
     /// The latest `version`, for the event streams of the pages.
     changes: watch::Sender<u64>,
     epoch: Instant,
+    metrics: Arc<Metrics>,
 }
 
 #[derive(Default)]
@@ -45,13 +47,14 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl NativeHost {
-    pub fn new(roster: Roster) -> NativeHost {
+    pub fn new(roster: Roster, metrics: Arc<Metrics>) -> NativeHost {
         NativeHost {
             roster,
             threads: Mutex::default(),
             searchers: Arc::default(),
             changes: watch::channel(0).0,
             epoch: Instant::now(),
+            metrics,
         }
     }
 
@@ -73,6 +76,7 @@ impl Host for NativeHost {
             searchers: Arc::clone(&self.searchers),
             stop: Arc::clone(&stop),
             order,
+            metrics: Arc::clone(&self.metrics),
         };
         let search = run.order.search;
         let spawned = std::thread::Builder::new()
@@ -141,6 +145,7 @@ struct Run {
     searchers: Arc<Mutex<Searchers>>,
     stop: Arc<AtomicBool>,
     order: SearchOrder,
+    metrics: Arc<Metrics>,
 }
 
 impl Run {
@@ -179,7 +184,9 @@ impl Run {
             return;
         }
         let board = &self.board;
+        self.metrics.search_started();
         let result = searcher.run(job, &self.stop, &mut |report| board.report(search, report));
+        self.metrics.search_ended(result.is_err());
         let result = match result {
             Ok(finish) => Ok(finish),
             Err(what) => {

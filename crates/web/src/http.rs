@@ -33,6 +33,8 @@ use super::{
 use stackfish_board::api::{self, Act, Answer, Route};
 use stackfish_board::{App, StateView};
 
+use super::metrics::Metrics;
+
 const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
@@ -77,8 +79,14 @@ const PAGE_FILES: &[PageFile] = &[
 /// The event stream: the one path of the API that is HTTP's own.
 const EVENTS: &str = "/api/events";
 
+/// The Prometheus text of the server's counters.
+const METRICS: &str = "/metrics";
+
 /// The method `path` takes, if it is one of ours.
 fn allowed_method(path: &str) -> Option<&'static str> {
+    if path == METRICS {
+        return Some("GET");
+    }
     if PAGE_FILES.iter().any(|f| f.path == path) {
         return Some("GET");
     }
@@ -104,6 +112,19 @@ struct Ctx {
     /// One per open event stream: a stream lasts as long as its page, so
     /// their number is bounded apart from the connections'.
     streams: Arc<Semaphore>,
+    metrics: Arc<Metrics>,
+}
+
+/// An open event stream's slot; it counts in the metrics while it lives.
+struct StreamSlot {
+    _permit: tokio::sync::OwnedSemaphorePermit,
+    metrics: Arc<Metrics>,
+}
+
+impl Drop for StreamSlot {
+    fn drop(&mut self) {
+        self.metrics.stream_closed();
+    }
 }
 
 pub fn router(
@@ -111,6 +132,7 @@ pub fn router(
     changes: watch::Receiver<u64>,
     host: &str,
     stopped: watch::Receiver<bool>,
+    metrics: Arc<Metrics>,
 ) -> Router {
     let ctx = Ctx {
         app,
@@ -118,6 +140,7 @@ pub fn router(
         host: host.into(),
         stopped,
         streams: Arc::new(Semaphore::new(MAX_EVENT_STREAMS)),
+        metrics,
     };
     let mut router = Router::new();
     for f in PAGE_FILES {
@@ -134,6 +157,7 @@ pub fn router(
         router = router.route(r.path, route);
     }
     router = router.route(EVENTS, get(api_events));
+    router = router.route(METRICS, get(metrics_text));
     router
         .fallback(no_such_path)
         // Innermost first: the body's limit and deadline wrap the body the
@@ -177,6 +201,7 @@ fn response(answer: Answer) -> Response {
 /// answer leaves with the same headers and, if it is an error, a JSON body
 /// saying what went wrong (the layers below answer some errors bare).
 async fn guard(State(ctx): State<Ctx>, request: Request, next: Next) -> Response {
+    let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
     let checked = check_host(request.headers(), &ctx.host)
@@ -201,7 +226,22 @@ async fn guard(State(ctx): State<Ctx>, request: Request, next: Next) -> Response
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
+    let known = if allowed_method(&path).is_some() {
+        path.as_str()
+    } else {
+        "other"
+    };
+    ctx.metrics
+        .request(method.as_str(), known, status.as_u16(), started.elapsed());
     response
+}
+
+async fn metrics_text(State(ctx): State<Ctx>) -> Response {
+    (
+        [(header::CONTENT_TYPE, super::metrics::CONTENT_TYPE)],
+        ctx.metrics.encode(),
+    )
+        .into_response()
 }
 
 /// The JSON error for an answer a layer gave without a body.
@@ -321,11 +361,16 @@ fn page(content_type: &'static str, text: &'static str) -> Response {
 /// move, an engine's report). Changes that come faster than the page reads
 /// are merged: it always gets the newest state.
 async fn api_events(State(ctx): State<Ctx>) -> Response {
-    let Ok(slot) = ctx.streams.clone().try_acquire_owned() else {
+    let Ok(permit) = ctx.streams.clone().try_acquire_owned() else {
         return error(
             StatusCode::SERVICE_UNAVAILABLE,
             format!("too many pages are open on this board ({MAX_EVENT_STREAMS})"),
         );
+    };
+    ctx.metrics.stream_opened();
+    let slot = StreamSlot {
+        _permit: permit,
+        metrics: ctx.metrics.clone(),
     };
     let changes = ctx.changes.clone();
     let stopped = ctx.stopped.clone();

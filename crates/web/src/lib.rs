@@ -12,6 +12,8 @@ pub mod error;
 pub mod explorer;
 mod host;
 mod http;
+pub mod metrics;
+mod platform;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -110,14 +112,15 @@ impl WebServer {
             tokio::net::TcpListener::from_std(listener).map_err(listen)?
         };
         let engines = options.roster.names();
-        let board_host = NativeHost::new(options.roster);
+        let metrics = Arc::new(metrics::Metrics::new());
+        let board_host = NativeHost::new(options.roster, metrics.clone());
         let changes = board_host.subscribe();
         let explorer = options.silo_tables.map(|t| {
             Box::new(explorer::TablesExplorer::new(t)) as Box<dyn stackfish_board::Explorer>
         });
         let app = App::new(engines, Box::new(board_host), explorer)?;
         let (stop, stopped) = watch::channel(false);
-        let router = http::router(app.clone(), changes, host, stopped.clone());
+        let router = http::router(app.clone(), changes, host, stopped.clone(), metrics);
         let acceptor = runtime.spawn(http::accept_loop(listener, router, stopped));
         Ok(WebServer {
             runtime: Some(runtime),
@@ -147,6 +150,31 @@ impl WebServer {
         if let (Some(runtime), Some(acceptor)) = (&self.runtime, self.acceptor.take()) {
             let _ = runtime.block_on(acceptor);
         }
+    }
+
+    /// Serves until a stop signal (SIGTERM or SIGINT; Ctrl-C, Ctrl-Break or
+    /// the console's close on Windows), then shuts down as `shutdown` does
+    /// and names the signal.
+    pub fn serve_until_stopped(mut self) -> Result<&'static str, ServeError> {
+        let Some(runtime) = &self.runtime else {
+            return Ok("stopped");
+        };
+        let mut signals = {
+            let _inside = runtime.enter();
+            platform::Signals::install().map_err(ServeError::Signals)?
+        };
+        let acceptor = self.acceptor.take();
+        let name = runtime.block_on(async move {
+            match acceptor {
+                Some(a) => tokio::select! {
+                    name = signals.next() => name,
+                    _ = a => "the listener ended",
+                },
+                None => signals.next().await,
+            }
+        });
+        self.close();
+        Ok(name)
     }
 
     /// Stops accepting, closes the connections, stops the engine, and

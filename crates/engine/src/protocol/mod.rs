@@ -239,10 +239,6 @@ impl Job {
 }
 
 impl State {
-    fn new(host: Host, out: Out) -> State {
-        State::with_engine(Engine::new(host), out)
-    }
-
     fn with_engine(engine: Engine, out: Out) -> State {
         State {
             out,
@@ -494,7 +490,7 @@ mod threaded {
             }
             let _ = reader_tx.send(Event::Eof);
         });
-        let mut s = State::new(host, Out::new(output));
+        let mut s = State::with_engine(Engine::new(host), Out::new(output));
         // Whether the job running can be stopped (a search) or runs to its
         // end (`go perft`, `bench`: `quit` then ends the program at once).
         let mut stoppable = true;

@@ -560,6 +560,8 @@ impl Game for Castle {
         eval::evaluate(self)
     }
 
+    type Eval = ();
+
     /// Captures and moves onto the enemy key.
     fn is_noisy(&self, mv: Move) -> bool {
         let them = self.side.opponent().index();

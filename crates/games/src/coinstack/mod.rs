@@ -543,6 +543,8 @@ impl Game for CoinStack {
         eval::evaluate(self)
     }
 
+    type Eval = ();
+
     /// A move or drop that makes the destination higher than five trims it,
     /// which captures or refills the reserve.
     fn is_noisy(&self, mv: Move) -> bool {

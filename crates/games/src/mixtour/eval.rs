@@ -83,6 +83,15 @@ pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
     linear(pos)
 }
 
+/// `evaluate` from the network's sums kept for `pos` by the search.
+#[inline]
+pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &super::nnue::Accumulator) -> i32 {
+    match super::nnue::evaluate_with(pos, acc) {
+        Some(v) => v,
+        None => evaluate(pos),
+    }
+}
+
 /// The weighted sum of the features.
 pub fn linear<B: Board>(pos: &Position<B>) -> i32 {
     weighted(&features(pos), &WEIGHTS)

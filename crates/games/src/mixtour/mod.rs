@@ -664,6 +664,28 @@ impl<B: Board> Game for Position<B> {
         eval::evaluate(self)
     }
 
+    type Eval = nnue::Accumulator;
+
+    fn eval_refresh(&self, state: &mut nnue::Accumulator) {
+        nnue::refresh(self, state);
+    }
+
+    #[inline]
+    fn eval_update(
+        &self,
+        mv: Move<B>,
+        child: &Self,
+        state: &nnue::Accumulator,
+        child_state: &mut nnue::Accumulator,
+    ) {
+        nnue::update(self, mv, child, state, child_state);
+    }
+
+    #[inline]
+    fn evaluate_with(&self, state: &nnue::Accumulator) -> i32 {
+        eval::evaluate_with(self, state)
+    }
+
     fn is_noisy(&self, mv: Move<B>) -> bool {
         match mv.kind() {
             MoveKind::Stack { count, to, .. } => self.height(to) + count as u32 >= 5,

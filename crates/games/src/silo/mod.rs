@@ -462,6 +462,8 @@ impl Game for Silo {
         eval::evaluate(self)
     }
 
+    type Eval = ();
+
     /// Silo has no captures; the only move that changes the result at once is
     /// the one that completes the mover's run.
     fn is_noisy(&self, mv: Move) -> bool {

@@ -1,0 +1,189 @@
+//! `stackfish apbot` under load, against the fake Abstract Play of
+//! tests/apbot_support: 200 games at once, and a burst of 1,000 signed
+//! notifications with duplicates and replays mixed in. Behaviour, with
+//! generous bounds: no move lost, none submitted twice, every 202 fast,
+//! memory bounded. The figures measured are printed (`--nocapture`).
+
+mod apbot_support;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use apbot_support::*;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+
+/// One POST of the burst: the game's index, the signature headers, the body.
+type Delivery = (usize, Vec<(String, String)>, String);
+
+fn percentile(mut times: Vec<Duration>, p: f64) -> Duration {
+    times.sort();
+    let i = ((times.len() as f64 * p).ceil() as usize).clamp(1, times.len()) - 1;
+    times[i]
+}
+
+fn files(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |d| d.count())
+}
+
+#[test]
+fn two_hundred_games_at_once_each_get_every_move_once() {
+    let ap = FakeAp::start(Signer::new(25));
+    let state = temp_dir("load-200");
+    let bot = Bot::start(
+        &ap,
+        &state,
+        &["--depth", "1", "--max-move-ms", "100", "--searches", "2"],
+    );
+    const PLIES: usize = 12;
+    ap.site.lock().unwrap().faults.max_plies = Some(PLIES);
+    let ids: Vec<String> = (0..200).map(|i| format!("load-{i}")).collect();
+    let start = Instant::now();
+    for (i, id) in ids.iter().enumerate() {
+        let meta = if i % 2 == 0 { "mixtour" } else { "focus" };
+        ap.new_game(id, meta, 1, i % 3 % 2, i as u64);
+    }
+    let finished = |s: &Site| {
+        ids.iter().all(|id| {
+            let g = &s.games[id];
+            g.moves.len() >= PLIES || g.board.over().is_some()
+        })
+    };
+    let done = ap.wait_for(120, finished);
+    let took = start.elapsed();
+    // Let the last settles land.
+    std::thread::sleep(Duration::from_millis(300));
+    let s = ap.site.lock().unwrap();
+    assert!(
+        done,
+        "not every game got its moves: {:?}",
+        bot.lines().iter().rev().take(10).collect::<Vec<_>>()
+    );
+    let mut accepted: HashMap<&str, usize> = HashMap::new();
+    for (id, _, status) in &s.submissions {
+        assert_eq!(*status, 200, "{:?}", s.submissions);
+        *accepted.entry(id.as_str()).or_default() += 1;
+    }
+    for id in &ids {
+        let g = &s.games[id];
+        assert!(g.refused.is_empty(), "{id}: {:?}", g.refused);
+        // Every bot move of the game was submitted once: no move lost (the
+        // game would have stopped short), none twice (AP would refuse it).
+        let bot_moves = (0..g.moves.len()).filter(|p| p % 2 == g.bot_seat).count();
+        assert_eq!(
+            accepted.get(id.as_str()).copied().unwrap_or(0),
+            bot_moves,
+            "{id}"
+        );
+    }
+    let p99 = percentile(s.webhook_202.clone(), 0.99);
+    let rss = bot.peak_rss_kb();
+    eprintln!(
+        "200 games x {PLIES} plies: {} notifications, {} submissions in {:.1} s; 202 p99 {:.1} ms, max {:.1} ms; peak RSS {} kB; done/ {} files",
+        s.webhook_202.len(),
+        s.submissions.len(),
+        took.as_secs_f64(),
+        p99.as_secs_f64() * 1000.0,
+        percentile(s.webhook_202.clone(), 1.0).as_secs_f64() * 1000.0,
+        rss,
+        files(&state.join("done"))
+    );
+    assert_eq!(s.webhook_202.len(), s.submissions.len());
+    // Generous bounds for a loaded CI machine; the figures are above.
+    assert!(p99 < Duration::from_secs(1), "202 p99 {p99:?}");
+    assert!(rss > 0 && rss < 512 * 1024, "peak RSS {rss} kB");
+    // The state folder holds one marker per game, nothing pending.
+    assert!(files(&state.join("done")) <= ids.len());
+    assert_eq!(files(&state.join("pending")), 0);
+}
+
+#[test]
+fn a_burst_of_a_thousand_notifications_with_duplicates_and_replays_loses_and_doubles_nothing() {
+    let ap = FakeAp::start(Signer::new(25));
+    let state = temp_dir("load-burst");
+    let bot = Bot::start(
+        &ap,
+        &state,
+        &["--depth", "1", "--max-move-ms", "100", "--searches", "2"],
+    );
+    {
+        let mut s = ap.site.lock().unwrap();
+        s.faults.quiet = true;
+        s.bot = None; // the test sends every notification
+    }
+    // 500 games, each notified once; 300 of them delivered twice more
+    // (a fresh nonce: AP's duplicate delivery) and 200 replayed exactly
+    // (the same signature and nonce: refused as a replay).
+    let mut requests: Vec<Delivery> = Vec::new();
+    for i in 0..500 {
+        let id = format!("burst-{i}");
+        let meta = if i % 2 == 0 { "mixtour" } else { "focus" };
+        let game = Game::fresh(meta, 1, 0);
+        let body = game.notification(&id);
+        ap.site.lock().unwrap().games.insert(id, game);
+        let headers = ap.signer.headers(now(), &nonce(), &body);
+        if i < 300 {
+            let again = ap.signer.headers(now(), &nonce(), &body);
+            requests.push((i, again, body.clone()));
+        } else {
+            requests.push((i, headers.clone(), body.clone()));
+        }
+        requests.push((i, headers, body));
+    }
+    assert_eq!(requests.len(), 1000);
+    requests.shuffle(&mut rand::rngs::StdRng::seed_from_u64(31));
+    let queue = Arc::new(Mutex::new(requests));
+    let answers = Arc::new(Mutex::new(Vec::new()));
+    let start = Instant::now();
+    let senders: Vec<_> = (0..16)
+        .map(|_| {
+            let (queue, answers, addr) = (queue.clone(), answers.clone(), bot.addr);
+            std::thread::spawn(move || loop {
+                let Some((i, headers, body)) = queue.lock().unwrap().pop() else {
+                    return;
+                };
+                let (status, _, took) = request(addr, "POST", &headers, &body);
+                answers.lock().unwrap().push((i, status, took));
+            })
+        })
+        .collect();
+    for s in senders {
+        s.join().unwrap();
+    }
+    let sent_in = start.elapsed();
+    let answers = answers.lock().unwrap().clone();
+    let count = |code: u16| answers.iter().filter(|a| a.1 == code).count();
+    assert_eq!((count(202), count(401)), (800, 200), "{answers:?}");
+    let all_in = ap.wait_for(60, |s| s.submissions.len() >= 500);
+    std::thread::sleep(Duration::from_millis(1000));
+    let s = ap.site.lock().unwrap();
+    assert!(all_in, "{} submissions", s.submissions.len());
+    let mut per_game: HashMap<&str, usize> = HashMap::new();
+    for (id, _, status) in &s.submissions {
+        assert_eq!(*status, 200, "{:?}", s.submissions);
+        *per_game.entry(id.as_str()).or_default() += 1;
+    }
+    assert_eq!(per_game.len(), 500);
+    assert!(per_game.values().all(|&n| n == 1), "a move submitted twice");
+    let times: Vec<Duration> = answers.iter().filter(|a| a.1 == 202).map(|a| a.2).collect();
+    let p99 = percentile(times.clone(), 0.99);
+    let rss = bot.peak_rss_kb();
+    eprintln!(
+        "burst: 1000 requests from 16 clients sent in {:.2} s; 202 p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; peak RSS {} kB; done/ {} files",
+        sent_in.as_secs_f64(),
+        percentile(times.clone(), 0.5).as_secs_f64() * 1000.0,
+        p99.as_secs_f64() * 1000.0,
+        percentile(times, 1.0).as_secs_f64() * 1000.0,
+        rss,
+        files(&state.join("done"))
+    );
+    assert!(
+        sent_in < Duration::from_secs(10),
+        "the burst took {sent_in:?}"
+    );
+    assert!(p99 < Duration::from_secs(1), "202 p99 {p99:?}");
+    assert!(rss > 0 && rss < 512 * 1024, "peak RSS {rss} kB");
+    assert_eq!(files(&state.join("pending")), 0);
+    assert!(bot.lines().iter().any(|l| l.contains("note=duplicate")));
+}
