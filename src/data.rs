@@ -30,7 +30,13 @@ pub fn file(relative: &str) -> PathBuf {
     find(relative).unwrap_or_else(|| source_tree().join(relative))
 }
 
-/// The source tree the binaries were built from.
-fn source_tree() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The source tree the binaries were built from. A release build names a
+/// fixed one (tools/release.sh sets STACKFISH_SOURCE_TREE), so that the
+/// checkout's folder does not make two builds of one commit differ; its
+/// binaries find their data in the share folder beside them.
+pub fn source_tree() -> &'static Path {
+    Path::new(match option_env!("STACKFISH_SOURCE_TREE") {
+        Some(tree) => tree,
+        None => env!("CARGO_MANIFEST_DIR"),
+    })
 }

@@ -133,11 +133,16 @@ for line in sys.stdin:
 def test_ugi_stops_a_search_that_outlasts_the_timeout(tmp_path):
     script = tmp_path / "fake.py"
     script.write_text(FAKE)
-    with ugi.Engine.popen([sys.executable, str(script), "yes"], timeout=0.5) as engine:
+    # The handshake gets a generous deadline (a Python start on a loaded
+    # machine can take seconds); the search's, which the fake never meets,
+    # is then cut to a short one so that the test is quick.
+    with ugi.Engine.popen([sys.executable, str(script), "yes"], timeout=60) as engine:
         assert engine.options["Hash"].max == 8
+        engine.timeout = 2
         result = engine.play(stackfish.Game("mixtour"), ugi.Limit(nodes=10))
         assert result.move == "a1" and result.info["score"] == {"cp": 5}
-    with ugi.Engine.popen([sys.executable, str(script), "no"], timeout=0.5) as engine:
+    with ugi.Engine.popen([sys.executable, str(script), "no"], timeout=60) as engine:
+        engine.timeout = 1
         with pytest.raises(ugi.EngineTimeout):
             engine.play(stackfish.Game("mixtour"), ugi.Limit(nodes=10))
     assert engine.process.poll() is not None

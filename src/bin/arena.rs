@@ -517,9 +517,10 @@ fn build_missing_engines(cfg: &MatchConfig) {
     if !missing {
         return;
     }
-    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let manifest = stackfish::data::source_tree().join("Cargo.toml");
     let mut cmd = std::process::Command::new(cargo);
-    cmd.args(["build", "--bin", OWN_ENGINE, "--manifest-path", manifest]);
+    cmd.args(["build", "--bin", OWN_ENGINE, "--manifest-path"])
+        .arg(&manifest);
     if dir.file_name().is_some_and(|n| n == "release") {
         cmd.arg("--release");
     }

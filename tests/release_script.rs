@@ -1,0 +1,333 @@
+//! tools/release.sh's fault paths, run with a PATH of the system's tools
+//! less the one under test and stand-ins for cargo and rustup (the full
+//! release takes too long for a test): a missing tool gives the one line
+//! naming what to install and leaves no folder; a failed build leaves none;
+//! a finished one is renamed into place with its SHA256SUMS.
+
+#![cfg(unix)]
+
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The Rust targets a release needs; the stand-in rustup lists them.
+const ALL_TARGETS: &str = "x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu \
+                           x86_64-pc-windows-gnu wasm32-unknown-unknown";
+
+/// Never linked from the system, so that a test decides whether they exist.
+const NEVER_LINKED: &[&str] = &[
+    "cargo",
+    "rustup",
+    "cargo-deb",
+    "maturin",
+    "zig",
+    "auditwheel",
+];
+
+const CARGO: &str = r#"#!/bin/sh
+# cargo for tools/release.sh's tests: `deb --version` works unless
+# STUB_NO_CARGO_DEB; `build --target T` writes stand-in .exe files into
+# $CARGO_TARGET_DIR/T/release, or fails when STUB_BUILD_FAILS.
+case "$1" in
+    deb) [ -z "$STUB_NO_CARGO_DEB" ] ;;
+    build)
+        if [ -n "$STUB_BUILD_FAILS" ]; then echo "stub cargo: build failed" >&2; exit 101; fi
+        t=""; prev=""
+        for a in "$@"; do [ "$prev" = "--target" ] && t=$a; prev=$a; done
+        d="$CARGO_TARGET_DIR/$t/release"
+        mkdir -p "$d"
+        echo "MZ stackfish for $t" >"$d/stackfish.exe"
+        echo "MZ arena for $t" >"$d/arena.exe" ;;
+    *) exit 0 ;;
+esac
+"#;
+
+const RUSTUP: &str = r#"#!/bin/sh
+# rustup for tools/release.sh's tests: lists $STUB_TARGETS as installed.
+[ "$1 $2 $3" = "target list --installed" ] && for t in $STUB_TARGETS; do echo "$t"; done
+exit 0
+"#;
+
+struct Scratch {
+    dir: PathBuf,
+}
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let dir =
+            std::env::temp_dir().join(format!("stackfish-release-{}-{tag}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("out")).expect("scratch folder");
+        Scratch { dir }
+    }
+
+    /// A folder of links to every program in the system's folders except
+    /// `without` and NEVER_LINKED, plus the stand-in cargo and rustup.
+    fn path_without(&self, without: &[&str]) -> String {
+        let bin = self.dir.join("bin");
+        std::fs::create_dir_all(&bin).expect("bin folder");
+        for folder in ["/usr/local/bin", "/usr/bin", "/bin"] {
+            let Ok(entries) = std::fs::read_dir(folder) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let name = name.to_string_lossy();
+                if without.contains(&name.as_ref()) || NEVER_LINKED.contains(&name.as_ref()) {
+                    continue;
+                }
+                let link = bin.join(name.as_ref());
+                if !link.exists() {
+                    let _ = symlink(entry.path(), &link);
+                }
+            }
+        }
+        for (name, text) in [("cargo", CARGO), ("rustup", RUSTUP)] {
+            let file = bin.join(name);
+            std::fs::write(&file, text).expect("stand-in written");
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        bin.display().to_string()
+    }
+
+    fn out(&self) -> PathBuf {
+        self.dir.join("out").join("rel")
+    }
+
+    /// Everything in the out folder's parent: a release, or what is left of one.
+    fn left(&self) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(self.dir.join("out"))
+            .expect("out folder")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn release(&self, path: &str, env: &[(&str, &str)], args: &[&str]) -> Output {
+        let mut command = Command::new("/bin/bash");
+        command
+            .arg(Path::new(ROOT).join("tools/release.sh"))
+            .args(["--out", &self.out().display().to_string()])
+            .args(args)
+            .env_clear()
+            .env("PATH", path)
+            .env(
+                "HOME",
+                std::env::var("HOME").unwrap_or_else(|_| "/root".into()),
+            )
+            .env("TMPDIR", &self.dir)
+            .env("RELEASE_TARGET_DIR", self.dir.join("target"))
+            .env("SOURCE_DATE_EPOCH", "1700000000")
+            .env("STUB_TARGETS", ALL_TARGETS);
+        for (k, v) in env {
+            command.env(k, v);
+        }
+        command.output().expect("bash runs tools/release.sh")
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The release stops before building: exit 1, exactly `line` on stderr,
+/// nothing in the out folder's parent.
+fn assert_missing(scratch: &Scratch, out: Output, line: &str) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr: {err}");
+    assert_eq!(err.lines().collect::<Vec<_>>(), vec![line], "stderr: {err}");
+    assert!(
+        scratch.left().is_empty(),
+        "left behind: {:?}",
+        scratch.left()
+    );
+}
+
+#[test]
+fn a_missing_cross_compiler_names_its_debian_package() {
+    let s = Scratch::new("mingw");
+    let path = s.path_without(&["x86_64-w64-mingw32-gcc"]);
+    let out = s.release(&path, &[], &["--only", "windows"]);
+    assert_missing(
+        &s,
+        out,
+        "release: x86_64-w64-mingw32-gcc is missing; install it with: apt-get install gcc-mingw-w64-x86-64",
+    );
+
+    let s = Scratch::new("aarch64-gcc");
+    let path = s.path_without(&["aarch64-linux-gnu-gcc"]);
+    let out = s.release(&path, &[], &["--only", "linux-aarch64"]);
+    assert_missing(
+        &s,
+        out,
+        "release: aarch64-linux-gnu-gcc is missing; install it with: apt-get install gcc-aarch64-linux-gnu",
+    );
+}
+
+#[test]
+fn a_missing_rust_target_names_the_rustup_command() {
+    let s = Scratch::new("target");
+    let path = s.path_without(&[]);
+    let out = s.release(
+        &path,
+        &[("STUB_TARGETS", "x86_64-unknown-linux-gnu")],
+        &["--only", "windows"],
+    );
+    assert_missing(
+        &s,
+        out,
+        "release: the Rust target x86_64-pc-windows-gnu is missing; install it with: rustup target add x86_64-pc-windows-gnu",
+    );
+}
+
+#[test]
+fn missing_cargo_deb_and_maturin_name_their_installs() {
+    let s = Scratch::new("cargo-deb");
+    let path = s.path_without(&[]);
+    let out = s.release(
+        &path,
+        &[("STUB_NO_CARGO_DEB", "1")],
+        &["--only", "linux-x86_64"],
+    );
+    assert_missing(
+        &s,
+        out,
+        "release: cargo-deb is missing; install it with: cargo install cargo-deb --locked",
+    );
+
+    let s = Scratch::new("maturin");
+    let path = s.path_without(&[]);
+    let out = s.release(&path, &[], &["--only", "python"]);
+    assert_missing(
+        &s,
+        out,
+        "release: maturin is missing; install it with: pip install maturin==1.16.0",
+    );
+}
+
+#[test]
+fn an_unknown_part_is_refused() {
+    let s = Scratch::new("part");
+    let path = s.path_without(&[]);
+    let out = s.release(&path, &[], &["--only", "windows,solaris"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("unknown part solaris"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(s.left().is_empty());
+}
+
+#[test]
+fn a_failed_build_leaves_no_folder() {
+    let s = Scratch::new("fails");
+    let path = s.path_without(&[]);
+    let out = s.release(&path, &[("STUB_BUILD_FAILS", "1")], &["--only", "windows"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("stub cargo: build failed"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(s.left().is_empty(), "left behind: {:?}", s.left());
+}
+
+#[test]
+fn a_finished_release_replaces_the_folder_with_sums_that_check() {
+    let s = Scratch::new("done");
+    let path = s.path_without(&[]);
+    assert!(
+        path_has(&path, "zip"),
+        "this test needs zip (Debian's zip package) on the system"
+    );
+    // A stale release of the same name is replaced, not merged into.
+    std::fs::create_dir_all(s.out()).expect("old release");
+    std::fs::write(s.out().join("stale.txt"), "old").expect("old file");
+
+    let out = s.release(&path, &[], &["--only", "windows"]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(
+        s.left(),
+        vec!["rel".to_string()],
+        "only the finished folder"
+    );
+    assert_eq!(text(&out.stdout).trim(), s.out().display().to_string());
+    let version = workspace_version();
+    let zip = format!("stackfish-{version}-x86_64-windows.zip");
+    let mut files: Vec<String> = std::fs::read_dir(s.out())
+        .expect("release folder")
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    files.sort();
+    assert_eq!(files, vec!["SHA256SUMS".to_string(), zip.clone()]);
+    let check = Command::new("sha256sum")
+        .args(["-c", "SHA256SUMS"])
+        .current_dir(s.out())
+        .output()
+        .expect("sha256sum runs");
+    assert!(check.status.success(), "{}", text(&check.stdout));
+    assert!(text(&check.stdout).contains(&format!("{zip}: OK")));
+    // `zip -sf` lists an archive's files, one a line, indented.
+    let listing = Command::new("zip")
+        .arg("-sf")
+        .arg(s.out().join(&zip))
+        .output()
+        .expect("zip runs");
+    let names = text(&listing.stdout);
+    let names: Vec<&str> = names.lines().map(str::trim).collect();
+    for name in [
+        "stackfish.exe",
+        "arena.exe",
+        "LICENSE.txt",
+        "README.md",
+        "docs/rules/mixtour.md",
+    ] {
+        assert!(names.contains(&name), "{name} not in {names:?}");
+    }
+
+    // Built again with the same SOURCE_DATE_EPOCH: the same bytes.
+    let first = std::fs::read(s.out().join(&zip)).expect("zip");
+    let again = s.release(&path, &[], &["--only", "windows"]);
+    assert_eq!(
+        again.status.code(),
+        Some(0),
+        "stderr: {}",
+        text(&again.stderr)
+    );
+    assert!(
+        std::fs::read(s.out().join(&zip)).expect("zip") == first,
+        "the zip differs between two builds"
+    );
+}
+
+fn path_has(path: &str, tool: &str) -> bool {
+    path.split(':').any(|d| Path::new(d).join(tool).exists())
+}
+
+/// The version in Cargo.toml's [workspace.package], read as a person would.
+fn workspace_version() -> String {
+    let toml = std::fs::read_to_string(Path::new(ROOT).join("Cargo.toml")).expect("Cargo.toml");
+    let section = toml
+        .split("[workspace.package]")
+        .nth(1)
+        .expect("[workspace.package]");
+    let line = section
+        .lines()
+        .find(|l| l.starts_with("version = "))
+        .expect("a version line");
+    line.trim_start_matches("version = ")
+        .trim_matches('"')
+        .to_string()
+}

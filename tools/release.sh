@@ -1,0 +1,265 @@
+#!/usr/bin/env bash
+# Builds every release artifact of this checkout into one folder,
+# target/release-<version>/ (docs/development.md, "Releases"):
+#   stackfish-<v>-x86_64-linux.tar.gz, stackfish-<v>-aarch64-linux.tar.gz
+#       stackfish and arena, man pages, completions, desktop entry, data and
+#       docs in a /usr/local-style tree (bin/, share/)
+#   stackfish_<v>_amd64.deb, stackfish_<v>_arm64.deb    (tools/build-deb.sh)
+#   stackfish-<v>-x86_64-windows.zip                    stackfish.exe, arena.exe, docs
+#   stackfish-<v>-cp39-abi3-manylinux2014_{x86_64,aarch64}...whl, stackfish-<v>.tar.gz
+#                                                       (tools/build-wheels.sh)
+#   stackfish-<v>.tgz                                   the npm package (`npm pack`)
+#   stackfish-<v>-site.zip                              the static site (tools/build-site.sh)
+#   SHA256SUMS
+#
+#   tools/release.sh [--out DIR] [--only PART,...]
+#
+# PART is one of linux-x86_64 linux-aarch64 windows python npm site; with
+# --only the folder is called release-<version>-partial, so that it is never
+# taken for a full release. Every tool is checked before anything is built:
+# a missing one gives one line naming what to install, exit 1. The folder is
+# built as DIR.incomplete-<pid> and renamed to DIR only when every artifact
+# and SHA256SUMS are in it; a failure removes it.
+#
+# Reproducible: SOURCE_DATE_EPOCH (default: the commit's time) fixes every
+# time stamp, paths are remapped out of the binaries, archives are sorted
+# with fixed owner, mode and time, gzip -n. The release builds go to
+# target/dist (RELEASE_TARGET_DIR overrides), away from target/release.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+all_parts="linux-x86_64 linux-aarch64 windows python npm site"
+parts=$all_parts
+out=""
+while [ $# -gt 0 ]; do
+    case $1 in
+        --out) out=${2:?--out needs a folder}; shift 2 ;;
+        --only)
+            parts=$(tr ',' ' ' <<<"${2:?--only needs a list of parts}")
+            for p in $parts; do
+                grep -qw -- "$p" <<<"$all_parts" || {
+                    echo "release: unknown part $p (one of: $all_parts)" >&2
+                    exit 2
+                }
+            done
+            shift 2 ;;
+        *) echo "release: unknown argument $1 (see the script's head)" >&2; exit 2 ;;
+    esac
+done
+want() { grep -qw -- "$1" <<<"$parts"; }
+
+version=$(sed -n '/^\[workspace.package\]/,/^\[/s/^version = "\(.*\)"/\1/p' Cargo.toml)
+[ -n "$version" ] || { echo "release: no version in Cargo.toml's [workspace.package]" >&2; exit 1; }
+if [ -z "$out" ]; then
+    out=target/release-$version
+    [ "$parts" = "$all_parts" ] || out=$out-partial
+fi
+
+# -- the tools, all checked before anything is built ------------------------
+missing() { echo "release: $1 is missing; install it with: $2" >&2; exit 1; }
+have() { command -v "$1" >/dev/null 2>&1; }
+have cargo || missing cargo "rustup (https://rustup.rs)"
+have git || missing git "apt-get install git"
+have sha256sum || missing sha256sum "apt-get install coreutils"
+have gzip || missing gzip "apt-get install gzip"
+tar --sort=name --version >/dev/null 2>&1 || missing "GNU tar 1.28 or later" "apt-get install tar"
+targets=$(rustup target list --installed 2>/dev/null || true)
+need_target() { grep -qx "$1" <<<"$targets" || missing "the Rust target $1" "rustup target add $1"; }
+if want linux-x86_64 || want linux-aarch64; then
+    cargo deb --version >/dev/null 2>&1 || missing cargo-deb "cargo install cargo-deb --locked"
+fi
+if want linux-aarch64; then
+    need_target aarch64-unknown-linux-gnu
+    have aarch64-linux-gnu-gcc || missing aarch64-linux-gnu-gcc "apt-get install gcc-aarch64-linux-gnu"
+    [ -e /usr/aarch64-linux-gnu/include/stdio.h ] || missing "the arm64 C library for cross-linking" "apt-get install libc6-dev-arm64-cross"
+fi
+if want windows; then
+    need_target x86_64-pc-windows-gnu
+    have x86_64-w64-mingw32-gcc || missing x86_64-w64-mingw32-gcc "apt-get install gcc-mingw-w64-x86-64"
+fi
+if want windows || want site; then
+    have zip || missing zip "apt-get install zip"
+fi
+if want python; then
+    need_target x86_64-unknown-linux-gnu
+    need_target aarch64-unknown-linux-gnu
+    have "${MATURIN:-maturin}" || missing maturin "pip install maturin==1.16.0"
+    have zig || python3 -m ziglang version >/dev/null 2>&1 || missing zig "pip install ziglang==0.17.1"
+    have "${AUDITWHEEL:-auditwheel}" || missing auditwheel "pip install auditwheel==6.8.2"
+fi
+if want npm || want site; then
+    need_target wasm32-unknown-unknown
+    have rsvg-convert || missing rsvg-convert "apt-get install librsvg2-bin"
+fi
+if want npm; then
+    have npm || missing npm "apt-get install npm"
+fi
+
+# -- reproducibility ---------------------------------------------------------
+commit=$(git rev-parse HEAD)
+if [ -n "$(git status --porcelain --untracked-files=no)" ]; then
+    echo "release: warning: the work tree differs from commit $commit; the artifacts are not that commit's" >&2
+fi
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct)}
+export CARGO_TARGET_DIR=${RELEASE_TARGET_DIR:-$root/target/dist}
+export TZ=UTC LC_ALL=C
+umask 022
+# The checkout's and cargo's folders leave the binaries (panic locations,
+# debug paths), so a build elsewhere gives the same bytes. Added to the
+# rustflags of .cargo/config.toml, not replacing them (cargo merges them).
+cargo_home=${CARGO_HOME:-$HOME/.cargo}
+remap="--remap-path-prefix=$root=/build/stackfish-$version --remap-path-prefix=$cargo_home=/cargo"
+export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS=$remap
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS=$remap
+# GNU ld writes the link time into a PE header unless told not to.
+export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="$remap -C link-arg=-Wl,--no-insert-timestamp"
+# The binaries keep their source tree's path to find data when run from
+# it (src/data.rs); a release names the remapped one instead, so the
+# checkout's folder leaves no trace (its binaries use share/ beside them).
+export STACKFISH_SOURCE_TREE=/build/stackfish-$version
+export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=${CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER:-aarch64-linux-gnu-gcc}
+
+# -- the folder ----------------------------------------------------------------
+mkdir -p "$(dirname "$out")"
+out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+dir=$out.incomplete-$$
+stage=$(mktemp -d "${TMPDIR:-/tmp}/stackfish-release.XXXXXX")
+finished=false
+cleanup() {
+    rm -rf "$stage"
+    $finished || rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+rm -rf "$dir"
+mkdir -p "$dir"
+log() { echo "release: $*" >&2; }
+
+# A sorted tar with fixed owner, mode and time; gzip without name or time.
+tgz() { # tgz ARCHIVE FOLDER-IN-$stage
+    find "$stage/$2" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+    tar --sort=name --mtime="@$SOURCE_DATE_EPOCH" --owner=0 --group=0 --numeric-owner \
+        --mode='u+rwX,go+rX,go-w' --format=gnu -C "$stage" -cf - "$2" | gzip -9 -n >"$1"
+}
+# A zip of a folder's contents, sorted, with no extra fields (-X) and
+# every file's time SOURCE_DATE_EPOCH (TZ=UTC: zip stores local time).
+zipdir() { # zipdir ARCHIVE FOLDER
+    find "$2" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+    (cd "$2" && find . -mindepth 1 | sed 's|^\./||' | sort | zip -q -X -D "$1" -@)
+}
+
+# The man pages and completions are the same for every architecture:
+# written once by the host's x86-64 build.
+manual() { # manual BIN-FOLDER DEST
+    mkdir -p "$2/man" "$2/completions"
+    "$1/stackfish" man --dir "$2/man"
+    "$1/arena" man --dir "$2/man"
+    for b in stackfish arena; do
+        "$1/$b" completions bash >"$2/completions/$b"
+        "$1/$b" completions zsh >"$2/completions/_$b"
+        "$1/$b" completions fish >"$2/completions/$b.fish"
+    done
+}
+
+# The tarball's tree: what the .deb installs, under a prefix of the user's
+# choice (`tar -C /usr/local --strip-components=1`, or ~/.local).
+linux_tarball() { # linux_tarball ARCH BIN-FOLDER
+    local name=stackfish-$version-$1-linux t
+    t=$stage/$name
+    install -D -m 755 "$2/stackfish" "$t/bin/stackfish"
+    install -D -m 755 "$2/arena" "$t/bin/arena"
+    install -d "$t/share/man/man1" "$t/share/bash-completion/completions" \
+        "$t/share/zsh/site-functions" "$t/share/fish/vendor_completions.d"
+    install -m 644 "$stage/manual/man"/*.1 "$t/share/man/man1/"
+    for b in stackfish arena; do
+        install -m 644 "$stage/manual/completions/$b" "$t/share/bash-completion/completions/$b"
+        install -m 644 "$stage/manual/completions/_$b" "$t/share/zsh/site-functions/_$b"
+        install -m 644 "$stage/manual/completions/$b.fish" "$t/share/fish/vendor_completions.d/$b.fish"
+    done
+    install -D -m 644 packaging/stackfish.desktop "$t/share/applications/stackfish.desktop"
+    install -D -m 644 packaging/stackfish.svg "$t/share/icons/hicolor/scalable/apps/stackfish.svg"
+    install -d "$t/share/stackfish" "$t/share/doc/stackfish"
+    # The files git knows, as the .deb takes them.
+    git ls-files -z -- tournaments boards ':!:*/.*' | xargs -0 -r -I{} cp --parents {} "$t/share/stackfish/"
+    cp README.md protocol.md LICENSE "$t/share/doc/stackfish/"
+    # (A git pathspec's * takes slashes too: docs/rules/ is in.)
+    git ls-files -z -- 'docs/*.md' 'docs/*.png' | xargs -0 -r -I{} cp --parents {} "$t/share/doc/stackfish/"
+    tgz "$dir/$name.tar.gz" "$name"
+}
+
+deb() { # deb DEBIAN-ARCH [--target TRIPLE]: build-deb.sh's last stdout line is the .deb
+    local arch=$1 made
+    shift
+    made=$(bash tools/build-deb.sh "$@" | tail -n 1)
+    case $made in
+        */stackfish_"$version"*_"$arch".deb) ;;
+        *) echo "release: tools/build-deb.sh $* gave '$made', not a stackfish_${version}_$arch.deb" >&2; exit 1 ;;
+    esac
+    [ -f "$made" ] || { echo "release: tools/build-deb.sh $* named $made, which does not exist" >&2; exit 1; }
+    cp "$made" "$dir/"
+}
+
+# -- the builds ------------------------------------------------------------------
+log "version $version, commit $commit, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH, builds in $CARGO_TARGET_DIR"
+if want linux-x86_64 || want linux-aarch64; then
+    # The host's binaries write the manual for both architectures.
+    log "x86-64 Linux binaries"
+    cargo build --release --quiet --bin stackfish --bin arena
+    manual "$CARGO_TARGET_DIR/release" "$stage/manual"
+fi
+if want linux-x86_64; then
+    linux_tarball x86_64 "$CARGO_TARGET_DIR/release"
+    log "amd64 .deb"
+    deb amd64
+fi
+if want linux-aarch64; then
+    log "aarch64 Linux binaries"
+    cargo build --release --quiet --target aarch64-unknown-linux-gnu --bin stackfish --bin arena
+    linux_tarball aarch64 "$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release"
+    log "arm64 .deb"
+    deb arm64 --target aarch64-unknown-linux-gnu
+fi
+if want windows; then
+    log "Windows binaries"
+    cargo build --release --quiet --target x86_64-pc-windows-gnu --bin stackfish --bin arena
+    name=stackfish-$version-x86_64-windows
+    w=$stage/$name
+    mkdir -p "$w"
+    cp "$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/release/stackfish.exe" \
+        "$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/release/arena.exe" "$w/"
+    # Windows editors want CRLF and a .txt licence.
+    for f in README.md protocol.md; do sed 's/$/\r/' "$f" >"$w/$f"; done
+    sed 's/$/\r/' LICENSE >"$w/LICENSE.txt"
+    git ls-files -z -- 'docs/*.md' | xargs -0 -r -I{} cp --parents {} "$w/"
+    zipdir "$dir/$name.zip" "$w"
+fi
+if want python; then
+    log "Python wheels and sdist"
+    bash tools/build-wheels.sh --out "$dir" --sdist x86_64 aarch64 >/dev/null
+fi
+if want npm || want site; then
+    log "WebAssembly: the npm package and the site"
+    # build-site.sh sets the wasm target's flags itself.
+    mapfile -t built < <(bash tools/build-site.sh)
+    pkg=${built[0]}
+    site=${built[1]}
+    if want npm; then
+        find "$pkg" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
+        (cd "$pkg" && npm pack --silent --pack-destination "$dir" >/dev/null)
+    fi
+    if want site; then
+        cp -r "$site" "$stage/site"
+        zipdir "$dir/stackfish-$version-site.zip" "$stage/site"
+    fi
+fi
+
+(cd "$dir" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | sort | xargs sha256sum >SHA256SUMS)
+rm -rf "$out"
+mv "$dir" "$out"
+finished=true
+log "made $out (commit $commit):"
+(cd "$out" && find . -maxdepth 1 -type f -printf '%f\n' | sort | while read -r f; do
+    printf '  %10d  %s\n' "$(stat -c %s "$f")" "$f"
+done) >&2
+echo "$out"
