@@ -88,6 +88,16 @@ struct Settings {
     sync_before_202: bool,
 }
 
+/// What became of a notification's write.
+enum Stored {
+    /// Seen before (pending or settled): nothing written.
+    Duplicate,
+    /// Written and synced (`--sync-before-202`).
+    Synced,
+    /// Written; the sync thread syncs the file.
+    Unsynced(std::fs::File),
+}
+
 /// What the state's sync thread is handed.
 enum ToSync {
     /// A notification written and renamed into `pending/`, not yet synced.
@@ -301,7 +311,12 @@ pub async fn serve(
                 tasks.spawn(process(bot.clone(), job));
             }
             Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
-            _ = pruning.tick() => prune(&bot),
+            _ = pruning.tick() => {
+                let b = bot.clone();
+                tasks.spawn(async move {
+                    let _ = tokio::task::spawn_blocking(move || prune(&b)).await;
+                });
+            }
         }
     };
     // The graceful stop: refuse new work, let what runs finish within the
@@ -423,7 +438,10 @@ async fn handle(State(bot): State<Arc<Bot>>, request: Request, metrics_only: boo
         && matches!(method, Method::GET | Method::HEAD)
         && (metrics_only || bot.metrics_here);
     let (status, verb, game, note, response) = if wants_metrics {
-        let (games, pending) = bot.state.summary();
+        let b = bot.clone();
+        let (games, pending) = tokio::task::spawn_blocking(move || b.state.summary())
+            .await
+            .unwrap_or((0, 0));
         let text = bot.metrics.encode(games, pending, bot.pool.waiting());
         let r = (
             StatusCode::OK,
@@ -595,12 +613,13 @@ async fn notified(bot: &Arc<Bot>, note: Notification, body: Bytes) -> Outcome {
             r,
         )
     };
+    if !bot
+        .storing
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key.clone())
     {
-        let mut storing = bot.storing.lock().unwrap_or_else(|e| e.into_inner());
-        if storing.contains(&key) || bot.state.known(&key) {
-            return accepted("duplicate");
-        }
-        storing.insert(key.clone());
+        return accepted("duplicate");
     }
     // The write on a blocking thread, so that a burst's writes go on side
     // by side and the request threads keep answering. Synced before the
@@ -608,12 +627,17 @@ async fn notified(bot: &Arc<Bot>, note: Notification, body: Bytes) -> Outcome {
     // and over 100 on a busy one; by default the sync thread does it just
     // after (a process that dies loses nothing either way: the kernel has
     // the file).
+    // Every file system call is on that thread, the check for a duplicate
+    // too: the async workers, which answer every request, never wait for
+    // the disk.
     let (writer, k) = (bot.clone(), key.clone());
     let stored = tokio::task::spawn_blocking(move || {
-        if writer.config.sync_before_202 {
-            writer.state.add(&k, &body).map(|()| None)
+        if writer.state.known(&k) {
+            Ok(Stored::Duplicate)
+        } else if writer.config.sync_before_202 {
+            writer.state.add(&k, &body).map(|()| Stored::Synced)
         } else {
-            writer.state.add_unsynced(&k, &body).map(Some)
+            writer.state.add_unsynced(&k, &body).map(Stored::Unsynced)
         }
     })
     .await
@@ -623,16 +647,20 @@ async fn notified(bot: &Arc<Bot>, note: Notification, body: Bytes) -> Outcome {
             source: std::io::Error::other(e.to_string()),
         })
     });
-    let stored = stored.map(|file| {
-        if let Some(f) = file {
-            // The thread ends only with the process.
-            let _ = bot.syncer.send(ToSync::File(f));
-        }
-    });
     bot.storing
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&key);
+    match &stored {
+        Ok(Stored::Duplicate) => return accepted("duplicate"),
+        // The thread ends only with the process.
+        Ok(Stored::Unsynced(f)) => {
+            if let Ok(f) = f.try_clone() {
+                let _ = bot.syncer.send(ToSync::File(f));
+            }
+        }
+        _ => {}
+    }
     if let Err(e) = stored {
         return refuse(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -756,28 +784,47 @@ async fn process(bot: Arc<Bot>, job: Job) {
         received,
     } = job;
     let game = key.game_id.clone();
+    // The state's calls on a blocking thread: a busy disk must not hold
+    // the async workers, which answer the webhooks.
     let settle = |what: &str, ends_game: bool| {
-        if let Err(e) = bot.state.settle(&key, what, ends_game) {
+        let (b, k, what) = (bot.clone(), key.clone(), what.to_string());
+        let game = game.clone();
+        async move {
+            let settled =
+                tokio::task::spawn_blocking(move || b.state.settle(&k, &what, ends_game)).await;
+            let why = match settled {
+                Ok(Ok(())) => return,
+                Ok(Err(e)) => e.to_string(),
+                Err(e) => e.to_string(),
+            };
             line("state")
                 .text("game", &game)
-                .message(format!("cannot settle: {e}"))
+                .message(format!("cannot settle: {why}"))
                 .log();
         }
     };
-    if bot.state.superseded(&key) {
+    let superseded = || {
+        let (b, k) = (bot.clone(), key.clone());
+        async move {
+            tokio::task::spawn_blocking(move || b.state.superseded(&k))
+                .await
+                .unwrap_or(false)
+        }
+    };
+    if superseded().await {
         line("drop")
             .text("game", &game)
             .int("plies", key.plies)
             .message("superseded by a later notification")
             .log();
-        return settle("superseded", false);
+        return settle("superseded", false).await;
     }
     let meta = note.meta_game.clone().unwrap_or_default();
     let replayed: Replayed = match note.game().and_then(|g| replay(g, &note.flat_moves())) {
         Ok(r) => r,
         Err(e) => {
             line("drop").text("game", &game).message(&e).log();
-            return settle(&format!("refused: {e}"), false);
+            return settle(&format!("refused: {e}"), false).await;
         }
     };
     let think = Think {
@@ -815,11 +862,11 @@ async fn process(bot: Arc<Bot>, job: Job) {
                 .text("game", &game)
                 .message("the only legal move is a pass, which AP cannot accept; the game is left to the clock")
                 .log();
-            return settle("only pass: nothing submitted", false);
+            return settle("only pass: nothing submitted", false).await;
         }
         Searched::Answer(Err(e)) => {
             line("drop").text("game", &game).message(&e).log();
-            return settle(&format!("refused: {e}"), false);
+            return settle(&format!("refused: {e}"), false).await;
         }
         // Logged by `search_retrying`, or the bot is stopping: the
         // notification stays pending.
@@ -829,12 +876,12 @@ async fn process(bot: Arc<Bot>, job: Job) {
     let mut wait = bot.config.retry;
     let mut stopping = bot.stopping.subscribe();
     loop {
-        if bot.state.superseded(&key) {
+        if superseded().await {
             line("drop")
                 .text("game", &game)
                 .message("superseded before submission")
                 .log();
-            return settle("superseded", false);
+            return settle("superseded", false).await;
         }
         let client = bot.client.clone();
         let (meta2, game2, mv2) = (meta.clone(), game.clone(), mv.clone());
@@ -854,7 +901,7 @@ async fn process(bot: Arc<Bot>, job: Job) {
                     .int("depth", depth)
                     .int("nodes", nodes)
                     .log();
-                return settle(&format!("submitted {mv}"), ends_game);
+                return settle(&format!("submitted {mv}"), ends_game).await;
             }
             Ok(Ok(Submitted::Refused(message))) => {
                 bot.metrics.submission(metrics::Outcome::Refused);
@@ -865,7 +912,7 @@ async fn process(bot: Arc<Bot>, job: Job) {
                     .ms("ms", took(sent))
                     .message(format!("refused: {message}"))
                     .log();
-                return settle(&format!("refused by AP: {message}"), false);
+                return settle(&format!("refused by AP: {message}"), false).await;
             }
             Ok(Err(e)) => {
                 bot.metrics.submission(metrics::Outcome::Error);
