@@ -30,6 +30,12 @@ pub(crate) fn check_private(_path: &Path) -> Result<(), String> {
         .to_string())
 }
 
+/// Whether the listeners set SO_REUSEADDR: on Unix it lets a restarted bot
+/// bind while the old one's connections wait out TIME_WAIT (what the
+/// standard library does there too); on Windows it would let another
+/// process bind the same port.
+pub(crate) const REUSE_ADDRESS: bool = cfg!(unix);
+
 /// Lowers the calling thread's priority below the rest of the process, so
 /// that a request handler that wakes up takes the CPU from a search at
 /// once. `Err` with the reason when the system refused.

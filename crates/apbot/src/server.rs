@@ -43,6 +43,11 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 /// one ends (each has the deadlines above), so a burst of AP's
 /// notifications is answered late rather than reset.
 pub const MAX_CONNECTIONS: usize = 256;
+/// Connections the kernel holds for the accept loop. The standard
+/// library's (and tokio's) 128 is below a burst of AP's notifications: past
+/// it the kernel drops the connection's SYN, and the client tries again
+/// only a second later.
+pub const LISTEN_BACKLOG: u32 = 1024;
 /// The bot's remaining time is planned as if this many moves were left.
 pub const MOVES_LEFT: u64 = 30;
 /// AP rounds the clock to whole hours: 0 means under half an hour, planned
@@ -190,9 +195,19 @@ pub async fn serve(
     // Installed first: a signal from now on is a graceful stop.
     let mut signals = stackfish_service::Signals::install().map_err(BotError::Signals)?;
     let listen = |addr: std::net::SocketAddr| async move {
-        tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|source| BotError::Listen { addr, source })
+        let bound = || {
+            let socket = if addr.is_ipv4() {
+                tokio::net::TcpSocket::new_v4()?
+            } else {
+                tokio::net::TcpSocket::new_v6()?
+            };
+            if crate::platform::REUSE_ADDRESS {
+                socket.set_reuseaddr(true)?;
+            }
+            socket.bind(addr)?;
+            socket.listen(LISTEN_BACKLOG)
+        };
+        bound().map_err(|source| BotError::Listen { addr, source })
     };
     let listener = listen(config.listen).await?;
     let addr = listener.local_addr().unwrap_or(config.listen);
