@@ -986,24 +986,26 @@ mod tests {
         SearchPool::start(1, false).unwrap().0
     }
 
+    /// `search_retrying` of game g at ply 4, announcing nothing.
+    fn retrying(
+        pool: &SearchPool,
+        metrics: &Arc<Metrics>,
+        search: impl Fn() -> Result<Choice, PlayError> + Send + Sync + 'static,
+    ) -> Searched {
+        run(search_retrying(pool, "g", 4, metrics, || {}, search))
+    }
+
     #[test]
     fn a_search_that_panics_once_is_tried_again_and_its_move_kept() {
         let metrics = Arc::new(Metrics::new());
         let calls = Arc::new(AtomicU32::new(0));
         let c = calls.clone();
-        let result = run(search_retrying(
-            &pool(),
-            "g",
-            4,
-            &metrics,
-            || {},
-            move || {
-                if c.fetch_add(1, Ordering::SeqCst) == 0 {
-                    panic!("a bug in the search");
-                }
-                a_move()
-            },
-        ));
+        let result = retrying(&pool(), &metrics, move || {
+            if c.fetch_add(1, Ordering::SeqCst) == 0 {
+                panic!("a bug in the search");
+            }
+            a_move()
+        });
         assert_eq!(result, Searched::Answer(a_move()));
         assert_eq!(calls.load(Ordering::SeqCst), 2);
         let text = metrics.encode(0, 0, 0);
@@ -1018,21 +1020,14 @@ mod tests {
         let calls = Arc::new(AtomicU32::new(0));
         let c = calls.clone();
         let pool = pool();
-        let result = run(search_retrying(
-            &pool,
-            "g",
-            4,
-            &metrics,
-            || {},
-            move || {
-                c.fetch_add(1, Ordering::SeqCst);
-                Err(PlayError::Illegal {
-                    ply: 0,
-                    text: "9z9".into(),
-                    reason: "not a square".into(),
-                })
-            },
-        ));
+        let result = retrying(&pool, &metrics, move || {
+            c.fetch_add(1, Ordering::SeqCst);
+            Err(PlayError::Illegal {
+                ply: 0,
+                text: "9z9".into(),
+                reason: "not a square".into(),
+            })
+        });
         let Searched::GaveUp(why) = result else {
             panic!("not given up: {result:?}");
         };
@@ -1044,17 +1039,10 @@ mod tests {
         // A game that is over is an answer, not a failure: no retry.
         let calls = Arc::new(AtomicU32::new(0));
         let c = calls.clone();
-        let result = run(search_retrying(
-            &pool,
-            "g",
-            4,
-            &metrics,
-            || {},
-            move || {
-                c.fetch_add(1, Ordering::SeqCst);
-                Err(PlayError::Over("no legal move"))
-            },
-        ));
+        let result = retrying(&pool, &metrics, move || {
+            c.fetch_add(1, Ordering::SeqCst);
+            Err(PlayError::Over("no legal move"))
+        });
         assert_eq!(
             result,
             Searched::Answer(Err(PlayError::Over("no legal move")))
@@ -1069,17 +1057,10 @@ mod tests {
         pool.close();
         let calls = Arc::new(AtomicU32::new(0));
         let c = calls.clone();
-        let result = run(search_retrying(
-            &pool,
-            "g",
-            4,
-            &metrics,
-            || {},
-            move || {
-                c.fetch_add(1, Ordering::SeqCst);
-                a_move()
-            },
-        ));
+        let result = retrying(&pool, &metrics, move || {
+            c.fetch_add(1, Ordering::SeqCst);
+            a_move()
+        });
         assert_eq!(result, Searched::Stopped);
         assert_eq!(calls.load(Ordering::SeqCst), 0);
         assert!(metrics
