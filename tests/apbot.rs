@@ -10,23 +10,6 @@ use apbot_support::*;
 
 const FAST: &[&str] = &["--depth", "3", "--max-move-ms", "200"];
 
-fn started(name: &str, extra: &[&str]) -> (FakeAp, Bot, std::path::PathBuf) {
-    let ap = FakeAp::start(Signer::new(25));
-    let state = temp_dir(name);
-    let bot = Bot::start(&ap, &state, extra);
-    (ap, bot, state)
-}
-
-fn pending(state: &std::path::Path) -> usize {
-    std::fs::read_dir(state.join("pending"))
-        .map(|d| {
-            d.flatten()
-                .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
-                .count()
-        })
-        .unwrap_or(0)
-}
-
 #[test]
 fn full_games_of_every_game_and_variant_end_legally() {
     let (ap, bot, _state) = started("games", FAST);
@@ -306,10 +289,8 @@ fn a_submission_waits_out_botquery_being_down() {
 
 #[test]
 fn a_bot_killed_mid_move_submits_after_restart() {
-    let ap = FakeAp::start(Signer::new(25));
-    let state = temp_dir("killed");
     // A long think, so that the kill lands between the 202 and the submission.
-    let mut bot = Bot::start(&ap, &state, &["--max-move-ms", "5000"]);
+    let (ap, mut bot, state) = started("killed", &["--max-move-ms", "5000"]);
     ap.site.lock().unwrap().faults.quiet = true;
     ap.new_game("k1", "mixtour", 1, 0, 7);
     assert!(ap.wait_for(10, |s| !s.webhook_202.is_empty()));

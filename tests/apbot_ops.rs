@@ -127,16 +127,6 @@ fn built_in_tls_serves_the_same_answers() {
     assert_eq!(status, 0);
 }
 
-fn pending(state: &std::path::Path) -> usize {
-    std::fs::read_dir(state.join("pending"))
-        .map(|d| {
-            d.flatten()
-                .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
-                .count()
-        })
-        .unwrap_or(0)
-}
-
 fn accepted(s: &Site, id: &str) -> usize {
     s.submissions
         .iter()
@@ -146,12 +136,9 @@ fn accepted(s: &Site, id: &str) -> usize {
 
 #[test]
 fn sigterm_mid_search_refuses_new_webhooks_exits_0_and_the_move_is_submitted_once_after_restart() {
-    let ap = FakeAp::start(Signer::new(25));
-    let state = temp_dir("sigterm-pending");
     // A 5 s think and a 1.5 s stop: the stop lands mid-search.
-    let mut bot = Bot::start(
-        &ap,
-        &state,
+    let (ap, mut bot, state) = started(
+        "sigterm-pending",
         &["--max-move-ms", "5000", "--stop-timeout-ms", "1500"],
     );
     ap.site.lock().unwrap().faults.quiet = true;
@@ -191,11 +178,8 @@ fn sigterm_mid_search_refuses_new_webhooks_exits_0_and_the_move_is_submitted_onc
 
 #[test]
 fn sigterm_lets_a_search_within_the_deadline_finish_and_submit_before_exit() {
-    let ap = FakeAp::start(Signer::new(25));
-    let state = temp_dir("sigterm-drain");
-    let mut bot = Bot::start(
-        &ap,
-        &state,
+    let (ap, mut bot, state) = started(
+        "sigterm-drain",
         &["--max-move-ms", "1000", "--stop-timeout-ms", "4000"],
     );
     ap.site.lock().unwrap().faults.quiet = true;
@@ -239,9 +223,7 @@ fn an_api_url_that_is_not_botquery_is_refused_at_start_and_by_check() {
 
 #[test]
 fn metrics_count_requests_signatures_searches_and_submissions() {
-    let ap = FakeAp::start(Signer::new(25));
-    let state = temp_dir("metrics");
-    let bot = Bot::start(&ap, &state, &["--depth", "2", "--max-move-ms", "200"]);
+    let (ap, bot, _state) = started("metrics", &["--depth", "2", "--max-move-ms", "200"]);
     ap.site.lock().unwrap().faults.quiet = true;
     ap.new_game("m1", "mixtour", 1, 0, 3);
     assert!(ap.wait_for(30, |s| accepted(s, "m1") == 1));
@@ -307,11 +289,8 @@ fn metrics_on_an_address_of_their_own_leave_the_webhook_listener_alone() {
 
 #[test]
 fn json_logs_are_one_object_a_line_with_the_text_lines_fields() {
-    let ap = FakeAp::start(Signer::new(25));
-    let state = temp_dir("json-logs");
-    let bot = Bot::start(
-        &ap,
-        &state,
+    let (ap, bot, _state) = started(
+        "json-logs",
         &[
             "--log-format",
             "json",

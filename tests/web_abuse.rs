@@ -4,10 +4,13 @@
 //! or dropped within the server's timeouts, and afterwards the server must
 //! hold as many threads and file descriptors as before and still answer.
 
-use std::io::{BufRead, BufReader, Read, Write};
+mod web_support;
+
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+use web_support::{counts, post_raw, serve_process};
 
 /// Abusive requests in all.
 const REQUESTS: usize = 1_000;
@@ -17,46 +20,6 @@ const BATCH: usize = 250;
 /// Each abusive request must be over by then: the server's head and body
 /// deadlines are 5 s.
 const OVER_WITHIN: Duration = Duration::from_secs(12);
-
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve() -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stackfish"))
-        .args(["serve", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("stackfish runs");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("a line");
-    let port: u16 = line
-        .strip_prefix("stackfish: play at http://127.0.0.1:")
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no URL in {line:?}"));
-    Server {
-        child,
-        addr: SocketAddr::from(([127, 0, 0, 1], port)),
-    }
-}
-
-/// Threads and open file descriptors of a process.
-fn counts(pid: u32) -> (usize, usize) {
-    let n = |dir: String| std::fs::read_dir(&dir).map_or(0, |d| d.count());
-    (n(format!("/proc/{pid}/task")), n(format!("/proc/{pid}/fd")))
-}
 
 /// The status of a plain GET, or why there is none.
 fn get_status(addr: SocketAddr, path: &str) -> Result<u16, String> {
@@ -152,7 +115,7 @@ fn abuse(addr: SocketAddr, kind: Abuse) -> Ending {
 
 #[test]
 fn a_thousand_abusive_requests_leave_nothing_behind() {
-    let server = serve();
+    let server = serve_process(&[], None, false);
     let (addr, pid) = (server.addr, server.child.id());
     assert_eq!(get_status(addr, "/api/state"), Ok(200));
     // Idle helper threads of the runtime end after a second.
@@ -223,7 +186,7 @@ const NORMAL: usize = 184;
 fn stalled_connections_give_way_to_new_ones() {
     // Issue 23: 270 stalled connections made 170 of 184 normal requests
     // fail, because the server refused the new connections, not the stalled.
-    let server = serve();
+    let server = serve_process(&[], None, false);
     let addr = server.addr;
     let stalled: Vec<TcpStream> = (0..STALLED)
         .filter_map(|_| {
@@ -253,30 +216,14 @@ fn stalled_connections_give_way_to_new_ones() {
     drop(stalled);
 }
 
-/// The status of a POST with extra header lines.
+/// The status of a POST of `{}` with extra header lines.
 fn post_status(addr: SocketAddr, path: &str, extra: &str) -> u16 {
-    let mut s = TcpStream::connect(addr).expect("connects");
-    s.set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    write!(
-        s,
-        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\n\
-         Content-Length: 2\r\nConnection: close\r\n{extra}\r\n{{}}",
-        addr.port()
-    )
-    .expect("sends");
-    let mut answer = String::new();
-    let _ = s.read_to_string(&mut answer);
-    answer
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0)
+    post_raw(addr, path, extra, "{}").0
 }
 
 #[test]
 fn only_the_page_itself_may_change_the_board() {
-    let server = serve();
+    let server = serve_process(&[], None, false);
     let addr = server.addr;
     let own = format!("Origin: http://127.0.0.1:{}\r\n", addr.port());
     // A tool sends neither header; the page sends its own origin. (With

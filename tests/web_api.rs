@@ -2,12 +2,15 @@
 //! port in this process, spoken to over plain TCP by a tiny HTTP client, so
 //! that malformed and hostile requests can be sent exactly as written.
 
+mod web_support;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::Duration;
 
 use serde_json::{json, Value};
 use stackfish::web::WebServer;
+use web_support::{open_events, serve_process, temp_dir};
 
 const START: &str = "x5/x5/x5/x5/x5 1 20,20 0,0 1 -";
 /// Player 1 wins at once with a5a1: one piece onto a stack of height 4 four
@@ -949,28 +952,10 @@ fn shutdown_ends_a_long_search() {
 
 #[test]
 fn the_serve_command_prints_its_url_and_serves() {
-    use std::io::BufRead;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stackfish"))
-        .args(["serve", "--port", "0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("stackfish runs");
-    let mut line = String::new();
-    let stdout = child.stdout.take().expect("stdout");
-    std::io::BufReader::new(stdout)
-        .read_line(&mut line)
-        .expect("a line");
-    let port = line
-        .strip_prefix("stackfish: play at http://127.0.0.1:")
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse::<u16>().ok());
-    let reply = port.map(|p| get(SocketAddr::from(([127, 0, 0, 1], p)), "/api/state"));
-    let _ = child.kill();
-    let _ = child.wait();
-    assert!(port.is_some_and(|p| p != 0), "{line:?}");
-    assert_eq!(reply.expect("asked").json()["fen"], START);
+    // serve_process reads the URL the first line gives, or fails.
+    let server = serve_process(&[], None, false);
+    assert_ne!(server.addr.port(), 0);
+    assert_eq!(get(server.addr, "/api/state").json()["fen"], START);
 }
 
 #[test]
@@ -1276,15 +1261,7 @@ fn the_event_stream_sends_the_state_after_every_change() {
     let srv = server();
     let a = srv.addr();
     ok(a, "/api/new", json!({"engine": "none"}));
-    let mut stream = TcpStream::connect(a).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    write!(
-        stream,
-        "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-    )
-    .expect("send");
+    let mut stream = open_events(a);
     let mut seen = String::new();
     let mut buf = [0u8; 65536];
     let mut next_state = |seen: &mut String| -> Value {
@@ -1388,13 +1365,6 @@ fn event_streams_are_limited_and_their_slots_come_back() {
 fn upload(name: &str, bytes: &[u8]) -> Value {
     use base64::Engine;
     json!({ "name": name, "base64": base64::engine::general_purpose::STANDARD.encode(bytes) })
-}
-
-fn temp_dir(tag: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("stackfish-web-{}-{tag}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 /// `stackfish <args>`: exit code and standard output.

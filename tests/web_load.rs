@@ -4,31 +4,20 @@
 //! process has the threads and file descriptors it had before (Linux: read
 //! from /proc/self). Behaviour with generous bounds; the figures are printed.
 
+mod web_support;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use stackfish::web::WebServer;
+use web_support::{counts, open_events, post_raw};
 
 const BOARDS: usize = 50;
 
 fn post(addr: SocketAddr, path: &str, body: &str) -> u16 {
-    let mut s = TcpStream::connect(addr).expect("connect");
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(
-        s,
-        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    )
-    .expect("send");
-    let mut answer = String::new();
-    let _ = s.read_to_string(&mut answer);
-    answer
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0)
+    post_raw(addr, path, "", body).0
 }
 
 /// The body of `GET path`.
@@ -49,15 +38,8 @@ fn get(addr: SocketAddr, path: &str) -> String {
 }
 
 /// Threads and open file descriptors of this process.
-#[cfg(target_os = "linux")]
-fn counts() -> (usize, usize) {
-    let n = |dir: &str| std::fs::read_dir(dir).map_or(0, |d| d.count());
-    (n("/proc/self/task"), n("/proc/self/fd"))
-}
-
-#[cfg(not(target_os = "linux"))]
-fn counts() -> (usize, usize) {
-    (0, 0)
+fn own_counts() -> (usize, usize) {
+    counts(std::process::id())
 }
 
 /// Reads the stream until a state whose analysis has a line (a depth and a
@@ -112,7 +94,7 @@ fn fifty_boards_analysing_at_once_stream_their_lines_and_leave_nothing_behind() 
     // life (the allocator's arenas, the test harness's threads) is counted
     // in the baseline.
     WebServer::start("127.0.0.1", 0).expect("server").shutdown();
-    let before = counts();
+    let before = own_counts();
     let start = Instant::now();
     let servers: Vec<WebServer> = (0..BOARDS)
         .map(|_| WebServer::start("127.0.0.1", 0).expect("server starts"))
@@ -121,15 +103,11 @@ fn fifty_boards_analysing_at_once_stream_their_lines_and_leave_nothing_behind() 
     for server in &servers {
         let a = server.addr();
         assert_eq!(post(a, "/api/new", r#"{"engine":"none"}"#), 200);
-        let mut stream = TcpStream::connect(a).expect("connect");
+        let stream = open_events(a);
+        // Short reads: the test goes round the 50 streams in turn.
         stream
             .set_read_timeout(Some(Duration::from_millis(200)))
             .unwrap();
-        write!(
-            stream,
-            "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-        )
-        .expect("send");
         streams.push(stream);
     }
     let started = start.elapsed();
@@ -137,7 +115,7 @@ fn fifty_boards_analysing_at_once_stream_their_lines_and_leave_nothing_behind() 
         assert_eq!(post(server.addr(), "/api/analyse", r#"{"on":true}"#), 200);
     }
     let analysing = start.elapsed();
-    let during = counts();
+    let during = own_counts();
     let until = Instant::now() + Duration::from_secs(20);
     for (i, stream) in streams.iter_mut().enumerate() {
         assert!(
@@ -197,10 +175,10 @@ fn fifty_boards_analysing_at_once_stream_their_lines_and_leave_nothing_behind() 
     drop(streams);
     // The runtimes' blocking threads end within their keep-alive (1 s).
     let until = Instant::now() + Duration::from_secs(10);
-    let mut after = counts();
+    let mut after = own_counts();
     while after > before && Instant::now() < until {
         std::thread::sleep(Duration::from_millis(100));
-        after = counts();
+        after = own_counts();
     }
     eprintln!(
         "{BOARDS} boards: up with their streams after {:.1} s, all analysing after {:.1} s, every stream had an analysis line after {:.1} s, all shut down after {:.1} s; threads/fds before {before:?}, with {BOARDS} boards {during:?}, after {after:?}",

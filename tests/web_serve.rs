@@ -3,19 +3,15 @@
 //! the engine refuses stops the server with one line and exit 2 instead of
 //! a board whose engine fails at its first search.
 
-use std::path::PathBuf;
+mod web_support;
+
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use web_support::{open_events, post_raw, serve_process, temp_dir};
+
 /// How long a start-up may take before the test calls it a server that runs.
 const WATCHDOG: Duration = Duration::from_secs(20);
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stackfish-serve-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 /// Runs `stackfish serve --port 0 ARGS` until it exits, or until `until`
 /// holds for its output (then it is killed: the server was up); `None` as
@@ -129,49 +125,17 @@ fn children(pid: u32) -> Vec<u32> {
 #[cfg(target_os = "linux")]
 #[test]
 fn sigterm_closes_the_streams_ends_the_engines_and_exits_0() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::Read;
     let dir = temp_dir("sigterm");
     let cmd = format!("cmd={}", env!("CARGO_BIN_EXE_negamax-engine"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_stackfish"))
-        .args(["serve", "--port", "0", "--engine", "name=negamax", &cmd])
-        .current_dir(&dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("stackfish starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("a line");
-    let port: u16 = line
-        .strip_prefix("stackfish: play at http://127.0.0.1:")
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|p| p.parse().ok())
-        .unwrap_or_else(|| panic!("no URL in {line:?}"));
-    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let mut server = serve_process(&["--engine", "name=negamax", &cmd], Some(&dir), true);
+    let (addr, child) = (server.addr, &mut server.child);
     let post = |path: &str, body: &str| {
-        let mut s = std::net::TcpStream::connect(addr).expect("connect");
-        write!(
-            s,
-            "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .expect("send");
-        let mut answer = String::new();
-        let _ = s.read_to_string(&mut answer);
-        assert!(answer.starts_with("HTTP/1.1 200"), "{path}: {answer}");
+        let (status, answer) = post_raw(addr, path, "", body);
+        assert_eq!(status, 200, "{path}: {answer}");
     };
     post("/api/new", r#"{"engine":"none"}"#);
-    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
-    stream
-        .set_read_timeout(Some(Duration::from_secs(10)))
-        .expect("timeout");
-    write!(
-        stream,
-        "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
-    )
-    .expect("send");
+    let mut stream = open_events(addr);
     post("/api/analyse", r#"{"on":true,"engine":"negamax"}"#);
     // The engine process comes up for the analysis.
     let start = Instant::now();

@@ -1,7 +1,8 @@
-//! A fake Abstract Play for tests/apbot.rs, on 127.0.0.1: a token endpoint,
+//! A fake Abstract Play for tests/apbot*.rs, on 127.0.0.1: a token endpoint,
 //! a `/botQuery` that referees every submitted move with the rules library
 //! and answers with a random player's move, and a webhook sender signing
-//! with a test Ed25519 key. Plus the bot as a child process.
+//! with a test Ed25519 key. Plus the bot as a child process and its state
+//! folder.
 
 #![allow(dead_code)]
 
@@ -86,8 +87,11 @@ pub fn request(
         head.push_str(&format!("{k}: {v}\r\n"));
     }
     head.push_str("\r\n");
+    // One write, as a real client sends a small request: a second small
+    // write would wait for the first one's delayed ACK (Nagle), 40 ms on
+    // Linux, which the bot has no part in.
+    head.push_str(body);
     s.write_all(head.as_bytes()).unwrap();
-    s.write_all(body.as_bytes()).unwrap();
     let mut reader = BufReader::new(s);
     let mut line = String::new();
     reader.read_line(&mut line).unwrap();
@@ -508,6 +512,26 @@ pub fn bot_command_to(ap: &FakeAp, api_url: &str, state: &Path, extra: &[&str]) 
         .stdin(Stdio::null())
         .stdout(Stdio::null());
     command
+}
+
+/// A fake AP (test key 25), a state folder named `name`, and the bot
+/// started against them with `extra` flags.
+pub fn started(name: &str, extra: &[&str]) -> (FakeAp, Bot, PathBuf) {
+    let ap = FakeAp::start(Signer::new(25));
+    let state = temp_dir(name);
+    let bot = Bot::start(&ap, &state, extra);
+    (ap, bot, state)
+}
+
+/// The notifications waiting in the state folder's `pending/`.
+pub fn pending(state: &Path) -> usize {
+    std::fs::read_dir(state.join("pending"))
+        .map(|d| {
+            d.flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".json"))
+                .count()
+        })
+        .unwrap_or(0)
 }
 
 pub fn temp_dir(name: &str) -> PathBuf {

@@ -2,7 +2,7 @@
 # The systemd unit of `stackfish apbot` (packaging/stackfish-apbot.service):
 # `systemd-analyze verify` must pass, with ExecStart pointed at the binary
 # just built, and `systemd-analyze security --offline=yes` must rate it at
-# most MAX_EXPOSURE (it printed 1.4 with systemd 252). Installs systemd's
+# most MAX_EXPOSURE (it printed 1.5 with systemd 252). Installs systemd's
 # tools when the image lacks them; fails, never skips, when they cannot run.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -11,6 +11,7 @@ pub mod key;
 pub mod log;
 pub mod metrics;
 mod platform;
+mod pool;
 mod server;
 pub mod state;
 pub mod webhook;
@@ -66,9 +67,11 @@ pub struct Args {
     /// Also stop each search at this depth (weaker and faster).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(i32).range(1..=100))]
     pub depth: Option<i32>,
-    /// The most searches at once (each takes one core); more notifications wait.
-    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
-    pub searches: u32,
+    /// The most searches at once, each on a thread of its own at a lower
+    /// priority than the webhook's; more notifications wait their turn
+    /// [default: the number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub searches: Option<u32>,
     /// Transposition table of each search, MB.
     #[arg(long, default_value_t = 64, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
@@ -96,6 +99,12 @@ pub struct Args {
     /// did not see the game end, hours.
     #[arg(long, default_value_t = DEFAULT_KEEP_DONE_HOURS, value_name = "HOURS", value_parser = clap::value_parser!(u64).range(1..=100_000))]
     pub keep_done_hours: u64,
+    /// Sync each notification to disk before its 202, so that a 202
+    /// survives a power cut too; by default it is synced right after (a
+    /// 202 then never waits for the disk, and only a power cut in that
+    /// instant can lose it).
+    #[arg(long)]
+    pub sync_before_202: bool,
     /// The log lines' format: text (`apbot: event key=value …`) or json
     /// (one object a line, the same fields).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -115,6 +124,10 @@ pub enum BotError {
     ApiUrl { url: String, why: &'static str },
     #[error("cannot install the stop signals' handlers: {0}")]
     Signals(std::io::Error),
+    #[error("cannot start the search threads: {0}")]
+    SearchThreads(std::io::Error),
+    #[error("cannot start the state's sync thread: {0}")]
+    SyncThread(std::io::Error),
     #[error("{path}: {message}")]
     File { path: PathBuf, message: String },
     #[error("public key {path}: {source}")]
@@ -168,6 +181,7 @@ pub struct Config {
     pub stop_timeout: Duration,
     pub metrics_listen: Option<SocketAddr>,
     pub keep_done: Duration,
+    pub sync_before_202: bool,
 }
 
 /// Checks that `url` is a botQuery URL: http(s), a host, a path ending in
@@ -254,12 +268,16 @@ impl Config {
             tls: args.tls_cert.clone().zip(args.tls_key.clone()),
             max_move_ms: args.max_move_ms,
             depth: args.depth,
-            searches: args.searches as usize,
+            searches: args.searches.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get().min(64)),
+                |n| n as usize,
+            ),
             hash_mb: args.hash as usize,
             retry: Duration::from_millis(args.retry_ms.max(1)),
             stop_timeout: Duration::from_millis(args.stop_timeout_ms),
             metrics_listen: args.metrics_listen,
             keep_done: Duration::from_secs(args.keep_done_hours * 3600),
+            sync_before_202: args.sync_before_202,
         })
     }
 }

@@ -1,18 +1,16 @@
 //! The bot's counters for `GET /metrics`, in the Prometheus text format
 //! (prometheus-client); the names are listed in protocol.md.
 
-use std::sync::atomic::AtomicU64;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
-use prometheus_client::registry::Registry;
+use stackfish_service::Registry;
 
-/// The `Content-Type` of the answer to `GET /metrics`.
-pub const CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
+pub use stackfish_service::metrics::CONTENT_TYPE;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -46,6 +44,7 @@ pub struct Metrics {
     submissions: Family<OutcomeLabels, Counter>,
     games: Gauge,
     pending: Gauge,
+    waiting: Gauge,
     webhook: Histogram,
     to_submission: Histogram,
 }
@@ -70,77 +69,61 @@ impl Default for Metrics {
 
 impl Metrics {
     pub fn new() -> Metrics {
-        let mut registry = Registry::default();
-        let requests = Family::<RequestLabels, Counter>::default();
-        registry.register(
+        let mut registry = Registry::new();
+        let requests = registry.add(
             "apbot_requests",
             "HTTP requests answered, by AP's verb (ping, challenge, move, metrics, - when unknown) and status",
-            requests.clone(),
+            Family::<RequestLabels, Counter>::default(),
         );
-        let signature_failures = Counter::default();
-        registry.register(
+        let signature_failures = registry.add(
             "apbot_signature_failures",
             "POSTs refused with 401: a bad, stale or replayed signature",
-            signature_failures.clone(),
+            Counter::default(),
         );
-        let searches_started = Counter::default();
-        registry.register(
+        let searches_started = registry.add(
             "apbot_searches_started",
             "Searches started (a retry of a failed one counts again)",
-            searches_started.clone(),
+            Counter::default(),
         );
-        let searches_finished = Counter::default();
-        registry.register(
+        let searches_finished = registry.add(
             "apbot_searches_finished",
             "Searches that chose a move or found the game over",
-            searches_finished.clone(),
+            Counter::default(),
         );
-        let searches_failed = Counter::default();
-        registry.register(
+        let searches_failed = registry.add(
             "apbot_searches_failed",
             "Searches that panicked or answered a move AP's notation cannot write",
-            searches_failed.clone(),
+            Counter::default(),
         );
-        let submissions = Family::<OutcomeLabels, Counter>::default();
-        registry.register(
+        let submissions = registry.add(
             "apbot_submissions",
             "Move submissions to AP's botQuery by outcome (accepted, refused, error: retried)",
-            submissions.clone(),
+            Family::<OutcomeLabels, Counter>::default(),
         );
-        let games = Gauge::default();
-        registry.register(
+        let games = registry.add(
             "apbot_games_in_progress",
             "Games with a notification pending or settled within the retention, not known to be over",
-            games.clone(),
+            Gauge::default(),
         );
-        let pending = Gauge::default();
-        registry.register(
+        let pending = registry.add(
             "apbot_pending_notifications",
             "Move notifications stored and not yet settled",
-            pending.clone(),
+            Gauge::default(),
         );
-        let webhook = Histogram::new(webhook_buckets());
-        registry.register(
+        let waiting = registry.add(
+            "apbot_searches_waiting",
+            "Searches queued for a free search thread (--searches of them run at once)",
+            Gauge::default(),
+        );
+        let webhook = registry.add(
             "apbot_webhook_response_seconds",
             "From a move notification's arrival to its answer (202 when stored)",
-            webhook.clone(),
+            Histogram::new(webhook_buckets()),
         );
-        let to_submission = Histogram::new(submission_buckets());
-        registry.register(
+        let to_submission = registry.add(
             "apbot_notification_to_submission_seconds",
             "From a move notification's arrival (or the bot's start, for one resumed) to AP accepting the move",
-            to_submission.clone(),
-        );
-        let start: Gauge<f64, AtomicU64> = Gauge::default();
-        start.set(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0.0, |d| d.as_secs_f64()),
-        );
-        registry.register(
-            "process_start_time_seconds",
-            "Start time of the process since unix epoch in seconds",
-            start,
+            Histogram::new(submission_buckets()),
         );
         Metrics {
             registry,
@@ -152,6 +135,7 @@ impl Metrics {
             submissions,
             games,
             pending,
+            waiting,
             webhook,
             to_submission,
         }
@@ -201,13 +185,12 @@ impl Metrics {
         self.to_submission.observe(took.as_secs_f64());
     }
 
-    /// The text answer, with the state's gauges as of now.
-    pub fn encode(&self, games: usize, pending: usize) -> String {
+    /// The text answer, with the gauges as of now: the state's games and
+    /// notifications, and the searches waiting for a thread.
+    pub fn encode(&self, games: usize, pending: usize, waiting: usize) -> String {
         self.games.set(games as i64);
         self.pending.set(pending as i64);
-        let mut out = String::new();
-        // Writing to a String cannot fail.
-        let _ = prometheus_client::encoding::prometheus_text::encode(&mut out, &self.registry);
-        out
+        self.waiting.set(waiting as i64);
+        self.registry.encode()
     }
 }

@@ -1,6 +1,6 @@
 //! What differs per operating system in the bot: whether a secret file is
-//! private to its owner, and the stop signals it drains on (SIGTERM and
-//! SIGINT on Unix; Ctrl-C, Ctrl-Break and the console's close on Windows).
+//! private to its owner, and how a search thread lowers its own priority
+//! below the request handlers'. (The stop signals are stackfish-service's.)
 
 use std::path::Path;
 
@@ -30,97 +30,98 @@ pub(crate) fn check_private(_path: &Path) -> Result<(), String> {
         .to_string())
 }
 
-/// A stop signal that has been installed and can be waited for.
-pub struct Signals(imp::Handlers);
+/// Whether the listeners set SO_REUSEADDR: on Unix it lets a restarted bot
+/// bind while the old one's connections wait out TIME_WAIT (what the
+/// standard library does there too); on Windows it would let another
+/// process bind the same port.
+pub(crate) const REUSE_ADDRESS: bool = cfg!(unix);
 
-impl Signals {
-    /// Installs the handlers; from now on a stop signal no longer ends the
-    /// process at once, it wakes `next`.
-    pub fn install() -> std::io::Result<Signals> {
-        imp::install().map(Signals)
+/// Lowers the calling thread's priority below the rest of the process, so
+/// that a request handler that wakes up takes the CPU from a search at
+/// once. `Err` with the reason when the system refused.
+///
+/// Linux keeps the nice value per thread: `setpriority(PRIO_PROCESS, 0)`
+/// changes the calling thread alone (not POSIX, where it is the process).
+/// Nice 19 is the lowest, so this never raises a priority. Against other
+/// processes the bot competes as before: Linux schedules a session
+/// (autogroup) or a systemd service (its cgroup) as one group, and nice
+/// only divides the group's share among its own threads.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) fn lower_this_thread() -> Result<&'static str, String> {
+    // Safety: a plain system call on integers; it touches no memory.
+    let r = unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, 19) };
+    if r != 0 {
+        return Err(format!("setpriority: {}", std::io::Error::last_os_error()));
     }
-
-    /// The next stop signal's name.
-    pub async fn next(&mut self) -> &'static str {
-        imp::next(&mut self.0).await
-    }
+    Ok("nice-19")
 }
 
-#[cfg(unix)]
-mod imp {
-    use tokio::signal::unix::{signal, Signal, SignalKind};
-
-    pub struct Handlers {
-        term: Signal,
-        int: Signal,
+/// macOS: the "utility" quality of service, below the default class the
+/// request handlers run in (setpriority there would lower the whole
+/// process).
+#[cfg(any(target_os = "macos", target_os = "ios"))]
+pub(crate) fn lower_this_thread() -> Result<&'static str, String> {
+    // Safety: sets the calling thread's own class; no memory is passed.
+    let r = unsafe { libc::pthread_set_qos_class_self_np(libc::qos_class_t::QOS_CLASS_UTILITY, 0) };
+    if r != 0 {
+        return Err(format!(
+            "pthread_set_qos_class_self_np: {}",
+            std::io::Error::from_raw_os_error(r)
+        ));
     }
-
-    pub fn install() -> std::io::Result<Handlers> {
-        Ok(Handlers {
-            term: signal(SignalKind::terminate())?,
-            int: signal(SignalKind::interrupt())?,
-        })
-    }
-
-    pub async fn next(h: &mut Handlers) -> &'static str {
-        tokio::select! {
-            _ = h.term.recv() => "SIGTERM",
-            _ = h.int.recv() => "SIGINT",
-        }
-    }
+    Ok("qos-utility")
 }
 
+/// Windows schedules by strict priority: a below-normal thread runs only
+/// when no normal one of the process wants the CPU.
 #[cfg(windows)]
-mod imp {
-    use tokio::signal::windows::{ctrl_break, ctrl_c, ctrl_close, CtrlBreak, CtrlC, CtrlClose};
-
-    /// Ctrl-C is required; Ctrl-Break and the console's close are taken
-    /// when the process has a console to get them from.
-    pub struct Handlers {
-        c: CtrlC,
-        brk: Option<CtrlBreak>,
-        close: Option<CtrlClose>,
+pub(crate) fn lower_this_thread() -> Result<&'static str, String> {
+    use windows_sys::Win32::System::Threading::{
+        GetCurrentThread, SetThreadPriority, THREAD_PRIORITY_BELOW_NORMAL,
+    };
+    // Safety: GetCurrentThread returns a pseudo-handle to the calling
+    // thread that needs no closing; SetThreadPriority only reads it.
+    let ok = unsafe { SetThreadPriority(GetCurrentThread(), THREAD_PRIORITY_BELOW_NORMAL) };
+    if ok == 0 {
+        return Err(format!(
+            "SetThreadPriority: {}",
+            std::io::Error::last_os_error()
+        ));
     }
-
-    pub fn install() -> std::io::Result<Handlers> {
-        Ok(Handlers {
-            c: ctrl_c()?,
-            brk: ctrl_break().ok(),
-            close: ctrl_close().ok(),
-        })
-    }
-
-    pub async fn next(h: &mut Handlers) -> &'static str {
-        let brk = async {
-            match &mut h.brk {
-                Some(b) => b.recv().await,
-                None => std::future::pending().await,
-            }
-        };
-        let close = async {
-            match &mut h.close {
-                Some(c) => c.recv().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            _ = h.c.recv() => "Ctrl-C",
-            _ = brk => "Ctrl-Break",
-            _ = close => "console closed",
-        }
-    }
+    Ok("below-normal")
 }
 
-#[cfg(not(any(unix, windows)))]
-mod imp {
-    /// No signals to wait for: the bot runs until it is killed.
-    pub struct Handlers;
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "macos",
+    target_os = "ios",
+    windows
+)))]
+pub(crate) fn lower_this_thread() -> Result<&'static str, String> {
+    Err("no per-thread priority on this system".to_string())
+}
 
-    pub fn install() -> std::io::Result<Handlers> {
-        Ok(Handlers)
-    }
-
-    pub async fn next(_: &mut Handlers) -> &'static str {
-        std::future::pending().await
+#[cfg(test)]
+mod tests {
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_lowered_thread_has_nice_19_and_the_others_keep_theirs() {
+        let before = std::fs::read_to_string("/proc/thread-self/stat").unwrap();
+        let nice = |stat: &str| -> i64 {
+            // Field 19 (nice), counted after the command's closing parenthesis.
+            let rest = &stat[stat.rfind(')').unwrap() + 2..];
+            rest.split(' ').nth(16).unwrap().parse().unwrap()
+        };
+        let mine = nice(&before);
+        let lowered = std::thread::spawn(move || {
+            super::lower_this_thread().unwrap();
+            nice(&std::fs::read_to_string("/proc/thread-self/stat").unwrap())
+        })
+        .join()
+        .unwrap();
+        assert_eq!(lowered, 19);
+        let after = nice(&std::fs::read_to_string("/proc/thread-self/stat").unwrap());
+        assert_eq!(after, mine, "the calling thread's nice changed");
     }
 }

@@ -1,7 +1,8 @@
 //! The HTTP side: every request passes the same deadlines and body limit
 //! as `stackfish serve`; a POST's signature is checked over the raw body
 //! before anything is parsed; a move is stored before its 202 and then
-//! searched and submitted in the background.
+//! searched on the search threads (`pool`, at a lower priority than the
+//! request handlers) and submitted in the background.
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -25,7 +26,7 @@ use crate::games::{replay, Choice, PlayError, Replayed, Think};
 use crate::key::{PublicKey, SignatureError, REPLAY_WINDOW_SECS};
 use crate::log::line;
 use crate::metrics::{self, Metrics};
-use crate::platform::Signals;
+use crate::pool::{RunError, SearchPool};
 use crate::state::{JobKey, StateDir};
 use crate::webhook::Notification;
 use crate::{BotError, Config};
@@ -42,6 +43,11 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
 /// one ends (each has the deadlines above), so a burst of AP's
 /// notifications is answered late rather than reset.
 pub const MAX_CONNECTIONS: usize = 256;
+/// Connections the kernel holds for the accept loop. The standard
+/// library's (and tokio's) 128 is below a burst of AP's notifications: past
+/// it the kernel drops the connection's SYN, and the client tries again
+/// only a second later.
+pub const LISTEN_BACKLOG: u32 = 1024;
 /// The bot's remaining time is planned as if this many moves were left.
 pub const MOVES_LEFT: u64 = 30;
 /// AP rounds the clock to whole hours: 0 means under half an hour, planned
@@ -61,10 +67,13 @@ struct Bot {
     /// Notifications being written: two deliveries of one notification
     /// at once must make one job, not two.
     storing: Mutex<HashSet<JobKey>>,
-    searches: Arc<Semaphore>,
+    /// The search threads; a search waits in its queue for a free one.
+    pool: SearchPool,
+    /// The thread that syncs stored notifications after their 202.
+    syncer: std::sync::mpsc::Sender<ToSync>,
     jobs: mpsc::UnboundedSender<Job>,
     config: Settings,
-    metrics: Metrics,
+    metrics: Arc<Metrics>,
     /// Set by a stop signal: new requests get 503, no new search starts,
     /// and a submission that fails is left pending instead of retried.
     stopping: watch::Sender<bool>,
@@ -81,6 +90,57 @@ struct Settings {
     retry: Duration,
     stop_timeout: Duration,
     keep_done: Duration,
+    sync_before_202: bool,
+}
+
+/// What became of a notification's write.
+enum Stored {
+    /// Seen before (pending or settled): nothing written.
+    Duplicate,
+    /// Written and synced (`--sync-before-202`).
+    Synced,
+    /// Written; the sync thread syncs the file.
+    Unsynced(std::fs::File),
+}
+
+/// What the state's sync thread is handed.
+enum ToSync {
+    /// A notification written and renamed into `pending/`, not yet synced.
+    File(std::fs::File),
+    /// Answered once everything handed over before it is synced.
+    Barrier(tokio::sync::oneshot::Sender<()>),
+}
+
+/// The thread that syncs notifications to disk after their 202: it takes
+/// every file waiting, syncs them and `pending/` once, and starts again.
+/// Under a burst one directory sync serves many notifications.
+fn start_syncer(state: StateDir) -> std::io::Result<std::sync::mpsc::Sender<ToSync>> {
+    let (tx, rx) = std::sync::mpsc::channel::<ToSync>();
+    std::thread::Builder::new()
+        .name("state-sync".into())
+        .spawn(move || {
+            while let Ok(first) = rx.recv() {
+                let mut files = Vec::new();
+                let mut barriers = Vec::new();
+                for next in std::iter::once(first).chain(rx.try_iter()) {
+                    match next {
+                        ToSync::File(f) => files.push(f),
+                        ToSync::Barrier(b) => barriers.push(b),
+                    }
+                }
+                if !files.is_empty() {
+                    if let Err(e) = state.sync(files) {
+                        line("error")
+                            .message(format!("cannot sync the state: {e}"))
+                            .log();
+                    }
+                }
+                for b in barriers {
+                    let _ = b.send(());
+                }
+            }
+        })?;
+    Ok(tx)
 }
 
 struct Job {
@@ -133,11 +193,21 @@ pub async fn serve(
     tls: Option<tokio_rustls::TlsAcceptor>,
 ) -> Result<(), BotError> {
     // Installed first: a signal from now on is a graceful stop.
-    let mut signals = Signals::install().map_err(BotError::Signals)?;
+    let mut signals = stackfish_service::Signals::install().map_err(BotError::Signals)?;
     let listen = |addr: std::net::SocketAddr| async move {
-        tokio::net::TcpListener::bind(addr)
-            .await
-            .map_err(|source| BotError::Listen { addr, source })
+        let bound = || {
+            let socket = if addr.is_ipv4() {
+                tokio::net::TcpSocket::new_v4()?
+            } else {
+                tokio::net::TcpSocket::new_v6()?
+            };
+            if crate::platform::REUSE_ADDRESS {
+                socket.set_reuseaddr(true)?;
+            }
+            socket.bind(addr)?;
+            socket.listen(LISTEN_BACKLOG)
+        };
+        bound().map_err(|source| BotError::Listen { addr, source })
     };
     let listener = listen(config.listen).await?;
     let addr = listener.local_addr().unwrap_or(config.listen);
@@ -147,13 +217,29 @@ pub async fn serve(
     };
     let (jobs, mut queue) = mpsc::unbounded_channel();
     let (stopping, _) = watch::channel(false);
+    let (pool, lowered) =
+        SearchPool::start(config.searches, true).map_err(BotError::SearchThreads)?;
+    let mut l = line("searches").int("threads", pool.threads()).text(
+        "priority",
+        match &lowered {
+            Some(Ok(how)) => how,
+            _ => "normal",
+        },
+    );
+    if let Some(Err(why)) = &lowered {
+        // Still correct, only the 202s may wait for the CPU under load.
+        l = l.message(format!("not lowered: {why}"));
+    }
+    l.log();
+    let syncer = start_syncer(state.clone()).map_err(BotError::SyncThread)?;
     let bot = Arc::new(Bot {
         key: config.key,
         state,
         client: Arc::new(client),
         nonces: Mutex::new(HashMap::new()),
         storing: Mutex::new(HashSet::new()),
-        searches: Arc::new(Semaphore::new(config.searches)),
+        pool,
+        syncer,
         jobs,
         config: Settings {
             max_move_ms: config.max_move_ms,
@@ -162,8 +248,9 @@ pub async fn serve(
             retry: config.retry,
             stop_timeout: config.stop_timeout,
             keep_done: config.keep_done,
+            sync_before_202: config.sync_before_202,
         },
-        metrics: Metrics::new(),
+        metrics: Arc::new(Metrics::new()),
         stopping,
         metrics_here: metrics_listener.is_none(),
     });
@@ -239,12 +326,19 @@ pub async fn serve(
                 tasks.spawn(process(bot.clone(), job));
             }
             Some(_) = tasks.join_next(), if !tasks.is_empty() => {}
-            _ = pruning.tick() => prune(&bot),
+            _ = pruning.tick() => {
+                let b = bot.clone();
+                tasks.spawn(async move {
+                    let _ = tokio::task::spawn_blocking(move || prune(&b)).await;
+                });
+            }
         }
     };
     // The graceful stop: refuse new work, let what runs finish within the
     // deadline, and leave the rest pending (it is on disk already).
     bot.stopping.send_replace(true);
+    // A search still queued stays pending; one running may finish.
+    bot.pool.close();
     let deadline = tokio::time::Instant::now() + bot.config.stop_timeout;
     line("stopping")
         .text("signal", signal)
@@ -259,6 +353,11 @@ pub async fn serve(
     tasks.abort_all();
     for a in &acceptors {
         a.abort();
+    }
+    // Every notification answered 202 is on disk before the exit.
+    let (done, synced) = tokio::sync::oneshot::channel();
+    if bot.syncer.send(ToSync::Barrier(done)).is_ok() {
+        let _ = synced.await;
     }
     bot.state.flush()?;
     let (_, pending) = bot.state.summary();
@@ -354,8 +453,11 @@ async fn handle(State(bot): State<Arc<Bot>>, request: Request, metrics_only: boo
         && matches!(method, Method::GET | Method::HEAD)
         && (metrics_only || bot.metrics_here);
     let (status, verb, game, note, response) = if wants_metrics {
-        let (games, pending) = bot.state.summary();
-        let text = bot.metrics.encode(games, pending);
+        let b = bot.clone();
+        let (games, pending) = tokio::task::spawn_blocking(move || b.state.summary())
+            .await
+            .unwrap_or((0, 0));
+        let text = bot.metrics.encode(games, pending, bot.pool.waiting());
         let r = (
             StatusCode::OK,
             [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)],
@@ -526,28 +628,54 @@ async fn notified(bot: &Arc<Bot>, note: Notification, body: Bytes) -> Outcome {
             r,
         )
     };
+    if !bot
+        .storing
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key.clone())
     {
-        let mut storing = bot.storing.lock().unwrap_or_else(|e| e.into_inner());
-        if storing.contains(&key) || bot.state.known(&key) {
-            return accepted("duplicate");
-        }
-        storing.insert(key.clone());
+        return accepted("duplicate");
     }
-    // The write is synced to disk: on a blocking thread, so that a burst's
-    // writes go on side by side and the request threads keep answering.
+    // The write on a blocking thread, so that a burst's writes go on side
+    // by side and the request threads keep answering. Synced before the
+    // 202 only with --sync-before-202: a disk's sync takes milliseconds,
+    // and over 100 on a busy one; by default the sync thread does it just
+    // after (a process that dies loses nothing either way: the kernel has
+    // the file).
+    // Every file system call is on that thread, the check for a duplicate
+    // too: the async workers, which answer every request, never wait for
+    // the disk.
     let (writer, k) = (bot.clone(), key.clone());
-    let stored = tokio::task::spawn_blocking(move || writer.state.add(&k, &body))
-        .await
-        .unwrap_or_else(|e| {
-            Err(crate::StateError {
-                path: std::path::PathBuf::from("pending"),
-                source: std::io::Error::other(e.to_string()),
-            })
-        });
+    let stored = tokio::task::spawn_blocking(move || {
+        if writer.state.known(&k) {
+            Ok(Stored::Duplicate)
+        } else if writer.config.sync_before_202 {
+            writer.state.add(&k, &body).map(|()| Stored::Synced)
+        } else {
+            writer.state.add_unsynced(&k, &body).map(Stored::Unsynced)
+        }
+    })
+    .await
+    .unwrap_or_else(|e| {
+        Err(crate::StateError {
+            path: std::path::PathBuf::from("pending"),
+            source: std::io::Error::other(e.to_string()),
+        })
+    });
     bot.storing
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&key);
+    match &stored {
+        Ok(Stored::Duplicate) => return accepted("duplicate"),
+        // The thread ends only with the process.
+        Ok(Stored::Unsynced(f)) => {
+            if let Ok(f) = f.try_clone() {
+                let _ = bot.syncer.send(ToSync::File(f));
+            }
+        }
+        _ => {}
+    }
     if let Err(e) = stored {
         return refuse(
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -574,6 +702,17 @@ fn budget_ms(clock_hours: Option<f64>, max_ms: u64) -> u64 {
     (clock_ms / MOVES_LEFT).clamp(1, max_ms.max(1))
 }
 
+/// What became of a search (`search_retrying`).
+#[derive(Debug, PartialEq)]
+enum Searched {
+    /// Its answer: a move, or why there is none (the game is over).
+    Answer(Result<Choice, PlayError>),
+    /// It failed twice (the reason): left pending, nothing submitted.
+    GaveUp(String),
+    /// It never started: the bot is stopping. Left pending.
+    Stopped,
+}
+
 /// Why a search produced no move it can stand by: a panic, or a move
 /// AP's notation cannot write. Tried once more, then left pending.
 fn failure(result: &Result<Result<Choice, PlayError>, String>) -> Option<String> {
@@ -584,40 +723,53 @@ fn failure(result: &Result<Result<Choice, PlayError>, String>) -> Option<String>
     }
 }
 
-/// Runs `search` on a blocking thread; a failure is logged with the game
-/// and tried once more. `Err` after the second failure.
+/// Runs `search` on a search thread, after `announce` there (when a thread
+/// is free, so that the log's `think` is when it starts); a failure is
+/// logged with the game and tried once more.
 async fn search_retrying<F>(
+    pool: &SearchPool,
     game: &str,
     plies: usize,
-    metrics: &Metrics,
+    metrics: &Arc<Metrics>,
+    announce: impl Fn() + Send + Sync + 'static,
     search: F,
-) -> Result<Result<Choice, PlayError>, String>
+) -> Searched
 where
     F: Fn() -> Result<Choice, PlayError> + Send + Sync + 'static,
 {
     let search = Arc::new(search);
+    let announce = Arc::new(announce);
     for attempt in 1..=2 {
-        metrics.search_started();
-        let started = Instant::now();
-        let s = search.clone();
-        let result =
-            tokio::task::spawn_blocking(move || s())
-                .await
-                .map_err(|e| match e.try_into_panic() {
-                    Ok(payload) => payload
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| payload.downcast_ref::<String>().cloned())
-                        .unwrap_or_else(|| "no message".to_string()),
-                    Err(e) => e.to_string(),
-                });
-        line("thought")
-            .text("game", game)
-            .ms("ms", started.elapsed().as_secs_f64() * 1000.0)
-            .log();
+        let (s, a, m, g) = (
+            search.clone(),
+            announce.clone(),
+            metrics.clone(),
+            game.to_string(),
+        );
+        let result = pool
+            .run(move || {
+                m.search_started();
+                a();
+                let started = Instant::now();
+                let result = s();
+                line("thought")
+                    .text("game", &g)
+                    .ms("ms", started.elapsed().as_secs_f64() * 1000.0)
+                    .log();
+                result
+            })
+            .await;
+        let result = match result {
+            Ok(r) => Ok(r),
+            Err(RunError::Panicked(message)) => Err(message),
+            Err(RunError::Closed) => return Searched::Stopped,
+        };
         let Some(why) = failure(&result) else {
             metrics.search_finished();
-            return result;
+            return match result {
+                Ok(answer) => Searched::Answer(answer),
+                Err(why) => Searched::GaveUp(why),
+            };
         };
         metrics.search_failed();
         if attempt == 1 {
@@ -634,10 +786,10 @@ where
                     "search failed again: {why}; left pending (tried again at the next start), nothing submitted"
                 ))
                 .log();
-            return Err(why);
+            return Searched::GaveUp(why);
         }
     }
-    Err("unreachable".to_string())
+    Searched::GaveUp("unreachable".to_string())
 }
 
 async fn process(bot: Arc<Bot>, job: Job) {
@@ -647,28 +799,47 @@ async fn process(bot: Arc<Bot>, job: Job) {
         received,
     } = job;
     let game = key.game_id.clone();
+    // The state's calls on a blocking thread: a busy disk must not hold
+    // the async workers, which answer the webhooks.
     let settle = |what: &str, ends_game: bool| {
-        if let Err(e) = bot.state.settle(&key, what, ends_game) {
+        let (b, k, what) = (bot.clone(), key.clone(), what.to_string());
+        let game = game.clone();
+        async move {
+            let settled =
+                tokio::task::spawn_blocking(move || b.state.settle(&k, &what, ends_game)).await;
+            let why = match settled {
+                Ok(Ok(())) => return,
+                Ok(Err(e)) => e.to_string(),
+                Err(e) => e.to_string(),
+            };
             line("state")
                 .text("game", &game)
-                .message(format!("cannot settle: {e}"))
+                .message(format!("cannot settle: {why}"))
                 .log();
         }
     };
-    if bot.state.superseded(&key) {
+    let superseded = || {
+        let (b, k) = (bot.clone(), key.clone());
+        async move {
+            tokio::task::spawn_blocking(move || b.state.superseded(&k))
+                .await
+                .unwrap_or(false)
+        }
+    };
+    if superseded().await {
         line("drop")
             .text("game", &game)
             .int("plies", key.plies)
             .message("superseded by a later notification")
             .log();
-        return settle("superseded", false);
+        return settle("superseded", false).await;
     }
     let meta = note.meta_game.clone().unwrap_or_default();
     let replayed: Replayed = match note.game().and_then(|g| replay(g, &note.flat_moves())) {
         Ok(r) => r,
         Err(e) => {
             line("drop").text("game", &game).message(&e).log();
-            return settle(&format!("refused: {e}"), false);
+            return settle(&format!("refused: {e}"), false).await;
         }
     };
     let think = Think {
@@ -677,51 +848,55 @@ async fn process(bot: Arc<Bot>, job: Job) {
         hash_mb: bot.config.hash_mb,
     };
     let replayed = Arc::new(replayed);
-    let choice = {
-        let Ok(_permit) = bot.searches.clone().acquire_owned().await else {
-            return;
-        };
-        if bot.is_stopping() {
-            // Stays pending: the next start searches it.
-            return;
-        }
+    if bot.is_stopping() {
+        // Stays pending: the next start searches it.
+        return;
+    }
+    let (g, plies, budget) = (game.clone(), key.plies, think.move_ms);
+    let announce = move || {
         line("think")
-            .text("game", &game)
-            .int("plies", key.plies)
-            .int("budget_ms", think.move_ms)
+            .text("game", &g)
+            .int("plies", plies)
+            .int("budget_ms", budget)
             .log();
-        let position = replayed.clone();
-        search_retrying(&game, key.plies, &bot.metrics, move || {
-            position.choose(&think)
-        })
-        .await
     };
+    let position = replayed.clone();
+    let choice = search_retrying(
+        &bot.pool,
+        &game,
+        key.plies,
+        &bot.metrics,
+        announce,
+        move || position.choose(&think),
+    )
+    .await;
     let (mv, depth, nodes) = match choice {
-        Ok(Ok(Choice::Move { text, depth, nodes })) => (text, depth, nodes),
-        Ok(Ok(Choice::OnlyPass)) => {
+        Searched::Answer(Ok(Choice::Move { text, depth, nodes })) => (text, depth, nodes),
+        Searched::Answer(Ok(Choice::OnlyPass)) => {
             line("skip")
                 .text("game", &game)
                 .message("the only legal move is a pass, which AP cannot accept; the game is left to the clock")
                 .log();
-            return settle("only pass: nothing submitted", false);
+            return settle("only pass: nothing submitted", false).await;
         }
-        Ok(Err(e)) => {
+        Searched::Answer(Err(e)) => {
             line("drop").text("game", &game).message(&e).log();
-            return settle(&format!("refused: {e}"), false);
+            return settle(&format!("refused: {e}"), false).await;
         }
-        // Logged by `search_retrying`; the notification stays pending.
-        Err(_) => return,
+        // Logged by `search_retrying`, or the bot is stopping: the
+        // notification stays pending.
+        Searched::GaveUp(_) | Searched::Stopped => return,
     };
     let ends_game = replayed.ends_game(&mv);
     let mut wait = bot.config.retry;
     let mut stopping = bot.stopping.subscribe();
     loop {
-        if bot.state.superseded(&key) {
+        if superseded().await {
             line("drop")
                 .text("game", &game)
                 .message("superseded before submission")
                 .log();
-            return settle("superseded", false);
+            return settle("superseded", false).await;
         }
         let client = bot.client.clone();
         let (meta2, game2, mv2) = (meta.clone(), game.clone(), mv.clone());
@@ -741,7 +916,7 @@ async fn process(bot: Arc<Bot>, job: Job) {
                     .int("depth", depth)
                     .int("nodes", nodes)
                     .log();
-                return settle(&format!("submitted {mv}"), ends_game);
+                return settle(&format!("submitted {mv}"), ends_game).await;
             }
             Ok(Ok(Submitted::Refused(message))) => {
                 bot.metrics.submission(metrics::Outcome::Refused);
@@ -752,7 +927,7 @@ async fn process(bot: Arc<Bot>, job: Job) {
                     .ms("ms", took(sent))
                     .message(format!("refused: {message}"))
                     .log();
-                return settle(&format!("refused by AP: {message}"), false);
+                return settle(&format!("refused by AP: {message}"), false).await;
             }
             Ok(Err(e)) => {
                 bot.metrics.submission(metrics::Outcome::Error);
@@ -807,20 +982,33 @@ mod tests {
         })
     }
 
+    fn pool() -> SearchPool {
+        SearchPool::start(1, false).unwrap().0
+    }
+
+    /// `search_retrying` of game g at ply 4, announcing nothing.
+    fn retrying(
+        pool: &SearchPool,
+        metrics: &Arc<Metrics>,
+        search: impl Fn() -> Result<Choice, PlayError> + Send + Sync + 'static,
+    ) -> Searched {
+        run(search_retrying(pool, "g", 4, metrics, || {}, search))
+    }
+
     #[test]
     fn a_search_that_panics_once_is_tried_again_and_its_move_kept() {
-        let metrics = Metrics::new();
+        let metrics = Arc::new(Metrics::new());
         let calls = Arc::new(AtomicU32::new(0));
         let c = calls.clone();
-        let result = run(search_retrying("g", 4, &metrics, move || {
+        let result = retrying(&pool(), &metrics, move || {
             if c.fetch_add(1, Ordering::SeqCst) == 0 {
                 panic!("a bug in the search");
             }
             a_move()
-        }));
-        assert_eq!(result, Ok(a_move()));
+        });
+        assert_eq!(result, Searched::Answer(a_move()));
         assert_eq!(calls.load(Ordering::SeqCst), 2);
-        let text = metrics.encode(0, 0);
+        let text = metrics.encode(0, 0, 0);
         assert!(text.contains("apbot_searches_started_total 2"), "{text}");
         assert!(text.contains("apbot_searches_failed_total 1"), "{text}");
         assert!(text.contains("apbot_searches_finished_total 1"), "{text}");
@@ -828,32 +1016,56 @@ mod tests {
 
     #[test]
     fn a_search_that_fails_twice_is_given_up_with_the_reason() {
-        let metrics = Metrics::new();
+        let metrics = Arc::new(Metrics::new());
         let calls = Arc::new(AtomicU32::new(0));
         let c = calls.clone();
-        let result = run(search_retrying("g", 4, &metrics, move || {
+        let pool = pool();
+        let result = retrying(&pool, &metrics, move || {
             c.fetch_add(1, Ordering::SeqCst);
             Err(PlayError::Illegal {
                 ply: 0,
                 text: "9z9".into(),
                 reason: "not a square".into(),
             })
-        }));
-        let why = result.expect_err("given up");
+        });
+        let Searched::GaveUp(why) = result else {
+            panic!("not given up: {result:?}");
+        };
         assert!(why.contains("9z9") && why.contains("not a square"), "{why}");
         assert_eq!(calls.load(Ordering::SeqCst), 2);
         assert!(metrics
-            .encode(0, 0)
+            .encode(0, 0, 0)
             .contains("apbot_searches_failed_total 2"));
         // A game that is over is an answer, not a failure: no retry.
         let calls = Arc::new(AtomicU32::new(0));
         let c = calls.clone();
-        let result = run(search_retrying("g", 4, &metrics, move || {
+        let result = retrying(&pool, &metrics, move || {
             c.fetch_add(1, Ordering::SeqCst);
             Err(PlayError::Over("no legal move"))
-        }));
-        assert_eq!(result, Ok(Err(PlayError::Over("no legal move"))));
+        });
+        assert_eq!(
+            result,
+            Searched::Answer(Err(PlayError::Over("no legal move")))
+        );
         assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn a_search_queued_when_the_bot_stops_never_starts() {
+        let metrics = Arc::new(Metrics::new());
+        let pool = pool();
+        pool.close();
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = calls.clone();
+        let result = retrying(&pool, &metrics, move || {
+            c.fetch_add(1, Ordering::SeqCst);
+            a_move()
+        });
+        assert_eq!(result, Searched::Stopped);
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
+        assert!(metrics
+            .encode(0, 0, 0)
+            .contains("apbot_searches_started_total 0"));
     }
 
     #[test]

@@ -60,6 +60,8 @@ impl JobKey {
     }
 }
 
+/// Cloned for the thread that syncs its writes (two paths).
+#[derive(Clone)]
 pub struct StateDir {
     pending: PathBuf,
     done: PathBuf,
@@ -101,16 +103,35 @@ impl StateDir {
     /// Writes the notification's raw body durably (a temporary file,
     /// synced, renamed, and the directory synced).
     pub fn add(&self, key: &JobKey, body: &[u8]) -> Result<(), StateError> {
+        let file = self.add_unsynced(key, body)?;
+        self.sync(vec![file])
+    }
+
+    /// Writes the notification's raw body to a temporary file and renames
+    /// it into place, without waiting for the disk: from then on it
+    /// survives the bot's end however it ends (the kernel holds it), and a
+    /// power cut once `sync` has run on the file handed back.
+    pub fn add_unsynced(&self, key: &JobKey, body: &[u8]) -> Result<fs::File, StateError> {
         let path = self.pending_path(key);
         let tmp = self.pending.join(format!(".{}.tmp", key.file_name()));
-        let write = || -> std::io::Result<()> {
+        let write = || -> std::io::Result<fs::File> {
             let mut f = fs::File::create(&tmp)?;
             f.write_all(body)?;
-            f.sync_all()?;
             fs::rename(&tmp, &path)?;
-            fs::File::open(&self.pending)?.sync_all()
+            Ok(f)
         };
         write().map_err(io_error(&path))
+    }
+
+    /// Syncs files `add_unsynced` wrote, then `pending/` itself (their
+    /// names) once for all of them.
+    pub fn sync(&self, files: Vec<fs::File>) -> Result<(), StateError> {
+        for f in files {
+            f.sync_all().map_err(io_error(&self.pending))?;
+        }
+        fs::File::open(&self.pending)
+            .and_then(|d| d.sync_all())
+            .map_err(io_error(&self.pending))
     }
 
     /// Settles a notification: its pending file goes, a marker with `note`
@@ -323,6 +344,31 @@ mod tests {
         assert!(state.superseded(&key));
         state.settle(&key, "submitted", false).unwrap();
         assert!(state.known(&key));
+        assert_eq!(state.pending().unwrap().len(), 1);
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn an_unsynced_write_is_in_place_at_once_and_syncs_later() {
+        let dir = temp("unsynced");
+        let state = StateDir::open(&dir).unwrap();
+        let (a, b) = (JobKey::new("g", 2).unwrap(), JobKey::new("h", 3).unwrap());
+        let files = vec![
+            state.add_unsynced(&a, b"{\"a\":1}").unwrap(),
+            state.add_unsynced(&b, b"{\"b\":2}").unwrap(),
+        ];
+        // Known (a duplicate is recognised) and resumable before the sync.
+        assert!(state.known(&a) && state.known(&b));
+        assert_eq!(
+            state.pending().unwrap(),
+            vec![
+                (a.clone(), b"{\"a\":1}".to_vec()),
+                (b, b"{\"b\":2}".to_vec())
+            ]
+        );
+        // Settled before its sync: the sync of the file still succeeds.
+        state.settle(&a, "submitted", false).unwrap();
+        state.sync(files).unwrap();
         assert_eq!(state.pending().unwrap().len(), 1);
         let _ = fs::remove_dir_all(&dir);
     }

@@ -13,7 +13,6 @@ pub mod explorer;
 mod host;
 mod http;
 pub mod metrics;
-mod platform;
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -161,7 +160,7 @@ impl WebServer {
         };
         let mut signals = {
             let _inside = runtime.enter();
-            platform::Signals::install().map_err(ServeError::Signals)?
+            stackfish_service::Signals::install().map_err(ServeError::Signals)?
         };
         let acceptor = self.acceptor.take();
         let name = runtime.block_on(async move {

@@ -1,18 +1,16 @@
 //! The server's counters for `GET /metrics`, in the Prometheus text format
 //! (prometheus-client); the names are listed in protocol.md.
 
-use std::sync::atomic::AtomicU64;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
-use prometheus_client::registry::Registry;
+use stackfish_service::Registry;
 
-/// The `Content-Type` of the answer to `GET /metrics`.
-pub const CONTENT_TYPE: &str = prometheus_client::encoding::prometheus_text::CONTENT_TYPE;
+pub use stackfish_service::metrics::CONTENT_TYPE;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -40,55 +38,38 @@ impl Default for Metrics {
 
 impl Metrics {
     pub fn new() -> Metrics {
-        let mut registry = Registry::default();
-        let requests = Family::<RequestLabels, Counter>::default();
-        registry.register(
+        let mut registry = Registry::new();
+        let requests = registry.add(
             "serve_requests",
             "HTTP requests answered, by method, path (other for unknown ones) and status",
-            requests.clone(),
+            Family::<RequestLabels, Counter>::default(),
         );
         // 0.25 ms to about 8 s: the page's requests are answered in
         // milliseconds; an event stream counts until its first state.
-        let latency = Histogram::new(exponential_buckets(0.000_25, 2.0, 16));
-        registry.register(
+        let latency = registry.add(
             "serve_request_duration_seconds",
             "From a request's arrival to its answer's head",
-            latency.clone(),
+            Histogram::new(exponential_buckets(0.000_25, 2.0, 16)),
         );
-        let streams = Gauge::default();
-        registry.register(
+        let streams = registry.add(
             "serve_event_streams",
             "Event streams (open pages) at the moment",
-            streams.clone(),
+            Gauge::default(),
         );
-        let searches_started = Counter::default();
-        registry.register(
+        let searches_started = registry.add(
             "serve_searches_started",
             "Engine searches started (moves and analysis)",
-            searches_started.clone(),
+            Counter::default(),
         );
-        let searches_finished = Counter::default();
-        registry.register(
+        let searches_finished = registry.add(
             "serve_searches_finished",
             "Engine searches that ended with a move or a stop",
-            searches_finished.clone(),
+            Counter::default(),
         );
-        let searches_failed = Counter::default();
-        registry.register(
+        let searches_failed = registry.add(
             "serve_searches_failed",
             "Engine searches that failed (a crash, a fault, no answer in time)",
-            searches_failed.clone(),
-        );
-        let start: Gauge<f64, AtomicU64> = Gauge::default();
-        start.set(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0.0, |d| d.as_secs_f64()),
-        );
-        registry.register(
-            "process_start_time_seconds",
-            "Start time of the process since unix epoch in seconds",
-            start,
+            Counter::default(),
         );
         Metrics {
             registry,
@@ -133,9 +114,6 @@ impl Metrics {
     }
 
     pub fn encode(&self) -> String {
-        let mut out = String::new();
-        // Writing to a String cannot fail.
-        let _ = prometheus_client::encoding::prometheus_text::encode(&mut out, &self.registry);
-        out
+        self.registry.encode()
     }
 }

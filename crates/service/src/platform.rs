@@ -1,5 +1,5 @@
-//! The stop signals `stackfish serve` shuts down on: SIGTERM and SIGINT on
-//! Unix, Ctrl-C, Ctrl-Break and the console's close on Windows.
+//! The stop signals a service drains on: SIGTERM and SIGINT on Unix;
+//! Ctrl-C, Ctrl-Break and the console's close on Windows.
 
 /// A stop signal that has been installed and can be waited for.
 pub struct Signals(imp::Handlers);
@@ -84,7 +84,7 @@ mod imp {
 
 #[cfg(not(any(unix, windows)))]
 mod imp {
-    /// No signals to wait for: the server runs until it is killed.
+    /// No signals to wait for: the service runs until it is killed.
     pub struct Handlers;
 
     pub fn install() -> std::io::Result<Handlers> {
