@@ -23,6 +23,11 @@ cargo deb --version >/dev/null 2>&1 || {
     exit 1
 }
 
+command -v readelf >/dev/null && command -v dpkg-deb >/dev/null || {
+    echo "build-deb: readelf or dpkg-deb is missing; install them with: apt-get install binutils dpkg" >&2
+    exit 1
+}
+
 target=""
 profile=release
 while [ $# -gt 0 ]; do
@@ -103,4 +108,36 @@ for dir in tournaments boards; do
 done
 
 cargo deb --no-build --quiet "${cross[@]}" --profile "$profile" --output target/debian/ >&2
-ls -t target/debian/stackfish_*_"$arch".deb | head -n 1
+deb=$(ls -t target/debian/stackfish_*_"$arch".deb | head -n 1)
+
+# Depends: what the packaged binaries really need, read from the symbol
+# versions they import (`readelf -V`, which reads any architecture): libc6
+# at the newest GLIBC_ version (libc and libm are both libc6), libgcc-s1 at
+# the newest GCC_ one (the unwinder). cargo-deb's own answer ($auto) is
+# dpkg-shlibdeps' natively, but across architectures the cross C library's
+# version (2.36 in Debian 12's libc6-dev-arm64-cross, where the binaries
+# need 2.34), which would shut out every older system for nothing.
+packaged=$tdir/$profile
+[ "$profile" != dev ] || packaged=$tdir/debug
+[ ${#cross[@]} -eq 0 ] || packaged=$tdir/$target/${packaged#"$tdir"/}
+newest() { # <prefix>: the newest <prefix>_x.y version the binaries import
+    for b in stackfish arena; do readelf -V -W "$packaged/$b"; done |
+        sed -n "s/^ *0x[0-9a-f]*: *Name: $1_\([0-9.]*\) .*/\1/p" | sort -V | tail -n 1
+}
+glibc=$(newest GLIBC)
+[ -n "$glibc" ] || { echo "build-deb: readelf -V found no GLIBC_ version in $packaged/stackfish" >&2; exit 1; }
+depends="libc6 (>= $glibc)"
+gcc=$(newest GCC)
+[ -z "$gcc" ] || depends+=", libgcc-s1 (>= $gcc)"
+unpacked=$(mktemp -d)
+trap 'rm -rf "$unpacked"' EXIT
+dpkg-deb -R "$deb" "$unpacked"
+control=$unpacked/DEBIAN/control
+if grep -q '^Depends:' "$control"; then
+    sed -i "s/^Depends: .*/Depends: $depends/" "$control"
+else
+    echo "Depends: $depends" >>"$control"
+fi
+dpkg-deb --root-owner-group -Zxz --build "$unpacked" "$deb" >&2
+echo "build-deb: Depends: $depends" >&2
+echo "$deb"

@@ -19,7 +19,7 @@ fail() {
     exit 1
 }
 for need in qemu-aarch64:qemu-user aarch64-linux-gnu-gcc:gcc-aarch64-linux-gnu \
-    file:file dpkg-deb:dpkg; do
+    file:file dpkg-deb:dpkg aarch64-linux-gnu-objdump:binutils-aarch64-linux-gnu readelf:binutils; do
     command -v "${need%%:*}" >/dev/null || fail "${need%%:*} not found; install the Debian package ${need#*:}"
 done
 [ -e "$sysroot/lib/ld-linux-aarch64.so.1" ] ||
@@ -133,6 +133,7 @@ case $deb in *_arm64.deb) ;; *) fail "tools/build-deb.sh --target $target printe
 [ -s "$deb" ] || fail "$deb missing"
 arch=$(dpkg-deb --field "$deb" Architecture)
 [ "$arch" = arm64 ] || fail "$deb: Architecture '$arch', not arm64"
+bash tests/deb/depends.sh "$deb" || fail "$deb: Depends is not what its binaries need"
 contents=$(dpkg-deb -c "$deb")
 for b in stackfish arena; do
     grep -q -E " \./usr/bin/$b\$" <<<"$contents" || fail "$deb has no usr/bin/$b: $contents"

@@ -25,6 +25,7 @@ fail() {
 
 dpkg -x "$deb" "$root"
 echo "deb check: $(basename "$deb") unpacked into $root"
+bash "$here/depends.sh" "$deb"
 
 # The layout: both binaries and nothing else in usr/bin, a page per
 # command, completions for three shells, the desktop entry, the licence,

@@ -9,6 +9,10 @@
 //! second time for x86-64-v3 when the CPU has it, found once and cached.
 //! The choice is made per call of a whole function (a move generation, a
 //! move count, an evaluation), not per instruction: one load and one branch.
+//! The search (stackfish-search) makes it once per iteration for its whole
+//! recursion, through [`v3_fn`]: its own code (the table, move ordering, the
+//! evaluation's incremental update) is the rest of what a build for
+//! x86-64-v3 gains.
 //!
 //! A build made with `-C target-cpu=...` above baseline has those
 //! instructions everywhere, so [`missing_build_features`] lets a binary's
@@ -135,18 +139,33 @@ macro_rules! fast {
 }
 pub(crate) use fast;
 
-/// Calls `f` compiled with x86-64-v3's features: the closure, and everything
-/// inlined into it, may use them. They are x86-64-v3's scalar bit
-/// instructions plus AVX2 and FMA, so the loops the compiler vectorises get
-/// the wide registers as they did in the x86-64-v3 builds; `detect` asks for
-/// the same list.
-///
-/// # Safety
-/// The CPU must have those features: call it only when [`has_v3`] is true.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx,avx2,fma,movbe")]
-pub(crate) unsafe fn run_v3<R>(f: impl FnOnce() -> R) -> R {
-    f()
+/// `v3_fn! { unsafe fn ... }` compiles the function for x86-64-v3 (the
+/// features `detect` asks for: x86-64-v3's scalar bit instructions plus
+/// AVX2 and FMA), and only on x86-64 (elsewhere the function does not
+/// exist). For code that picks a copy of a whole call tree once, above its
+/// hot loop (the search picks one per iteration), rather than per call as
+/// [`fast`] does. Callers must check [`has_v3`] first.
+#[macro_export]
+macro_rules! v3_fn {
+    ($(#[$meta:meta])* $vis:vis unsafe fn $($rest:tt)*) => {
+        $(#[$meta])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx,avx2,fma,movbe")]
+        $vis unsafe fn $($rest)*
+    };
+}
+
+crate::v3_fn! {
+    /// Calls `f` compiled with x86-64-v3's features: the closure, and
+    /// everything inlined into it, may use them, so the loops the compiler
+    /// vectorises get the wide registers as they did in the x86-64-v3
+    /// builds.
+    ///
+    /// # Safety
+    /// The CPU must have those features: call it only when [`has_v3`] is true.
+    pub(crate) unsafe fn run_v3<R>(f: impl FnOnce() -> R) -> R {
+        f()
+    }
 }
 
 /// An x86-64 feature above baseline that a build can be compiled to use.
@@ -503,7 +522,9 @@ mod tests {
         String::from_utf8(out).unwrap()
     }
 
+    #[cfg(target_arch = "x86_64")]
     const V2: [&str; 6] = ["cmpxchg16b", "popcnt", "sse3", "ssse3", "sse4.1", "sse4.2"];
+    #[cfg(target_arch = "x86_64")]
     const V3: [&str; 9] = [
         "avx", "avx2", "bmi1", "bmi2", "f16c", "fma", "lzcnt", "movbe", "xsave",
     ];

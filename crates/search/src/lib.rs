@@ -223,7 +223,7 @@ impl<G: Game> Thread<'_, G> {
 
     /// The evaluation's state at `ply + 1` for `child`, `pos` (at `ply`)
     /// after `mv`.
-    #[inline]
+    #[inline(always)]
     fn eval_child(&mut self, pos: &G, mv: G::Move, child: &G, ply: usize) {
         let (done, next) = self.evals.split_at_mut(ply + 1);
         pos.eval_update(mv, child, &done[ply], &mut next[0]);
@@ -317,7 +317,50 @@ impl<G: Game> Thread<'_, G> {
         }
     }
 
-    fn negamax(&mut self, pos: &G, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+    /// The search below a node, in the copy `V3` names: the x86-64-v3 one
+    /// (`negamax_v3`) or the baseline one. `aspirate` picks the copy once
+    /// per iteration and every node below calls the same one, so that the
+    /// search's own code (the table, move ordering, the evaluation's
+    /// update) runs with x86-64-v3's instructions as in a build for it,
+    /// where the games' `fast!` would pick per call.
+    #[inline(always)]
+    fn negamax<const V3: bool>(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if V3 {
+            // Safety: `V3` is true only below a `has_v3()` (`aspirate`).
+            return unsafe { self.negamax_v3(pos, depth, ply, alpha, beta) };
+        }
+        self.negamax_base(pos, depth, ply, alpha, beta)
+    }
+
+    fn negamax_base(&mut self, pos: &G, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        self.negamax_body::<false>(pos, depth, ply, alpha, beta)
+    }
+
+    stackfish_games::v3_fn! {
+        /// # Safety
+        /// The CPU has x86-64-v3 (`cpu::has_v3`).
+        unsafe fn negamax_v3(&mut self, pos: &G, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+            self.negamax_body::<true>(pos, depth, ply, alpha, beta)
+        }
+    }
+
+    #[inline(always)]
+    fn negamax_body<const V3: bool>(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
         if ply > 0 {
@@ -342,7 +385,7 @@ impl<G: Game> Thread<'_, G> {
             pos.eval_refresh(&mut self.evals[0]);
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce(pos, ply, 0, alpha, beta);
+            return self.quiesce::<V3>(pos, ply, 0, alpha, beta);
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
@@ -382,7 +425,8 @@ impl<G: Game> Thread<'_, G> {
                         let r = NMP_BASE + depth / NMP_DIVISOR;
                         self.keys.push(child.repetition_key());
                         self.nulled[ply + 1] = true;
-                        let s = -self.negamax(&child, depth - 1 - r, ply + 1, -beta, -beta + 1);
+                        let s =
+                            -self.negamax::<V3>(&child, depth - 1 - r, ply + 1, -beta, -beta + 1);
                         self.nulled[ply + 1] = false;
                         self.keys.pop();
                         if self.stopped {
@@ -437,7 +481,7 @@ impl<G: Game> Thread<'_, G> {
             self.eval_child(pos, mv, &child, ply);
             self.keys.push(child.repetition_key());
             let score = if i == 0 {
-                -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                -self.negamax::<V3>(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
                 let quiet = keys[i] < ORDER_KILLER[1];
                 let reduction =
@@ -447,12 +491,12 @@ impl<G: Game> Thread<'_, G> {
                         0
                     };
                 let mut s =
-                    -self.negamax(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
+                    -self.negamax::<V3>(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
                 if reduction > 0 && s > alpha {
-                    s = -self.negamax(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                    s = -self.negamax::<V3>(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
                 }
                 if s > alpha && s < beta {
-                    -self.negamax(&child, depth - 1, ply + 1, -beta, -alpha)
+                    -self.negamax::<V3>(&child, depth - 1, ply + 1, -beta, -alpha)
                 } else {
                     s
                 }
@@ -497,7 +541,44 @@ impl<G: Game> Thread<'_, G> {
     /// Only noisy moves (towers, captures) until the position is quiet or
     /// `QSEARCH_MAX_PLIES` deep, with the static evaluation as the score of
     /// standing still. `qply` counts the plies since the horizon.
-    fn quiesce(&mut self, pos: &G, ply: usize, qply: i32, mut alpha: i32, beta: i32) -> i32 {
+    #[inline(always)]
+    fn quiesce<const V3: bool>(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        qply: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        if V3 {
+            // Safety: as in `negamax`.
+            return unsafe { self.quiesce_v3(pos, ply, qply, alpha, beta) };
+        }
+        self.quiesce_base(pos, ply, qply, alpha, beta)
+    }
+
+    fn quiesce_base(&mut self, pos: &G, ply: usize, qply: i32, alpha: i32, beta: i32) -> i32 {
+        self.quiesce_body::<false>(pos, ply, qply, alpha, beta)
+    }
+
+    stackfish_games::v3_fn! {
+        /// # Safety
+        /// The CPU has x86-64-v3 (`cpu::has_v3`).
+        unsafe fn quiesce_v3(&mut self, pos: &G, ply: usize, qply: i32, alpha: i32, beta: i32) -> i32 {
+            self.quiesce_body::<true>(pos, ply, qply, alpha, beta)
+        }
+    }
+
+    #[inline(always)]
+    fn quiesce_body<const V3: bool>(
+        &mut self,
+        pos: &G,
+        ply: usize,
+        qply: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         self.pv[ply].clear();
@@ -523,7 +604,7 @@ impl<G: Game> Thread<'_, G> {
             let mut child = pos.clone();
             child.play(mv);
             self.eval_child(pos, mv, &child, ply);
-            let score = -self.quiesce(&child, ply + 1, qply + 1, -beta, -alpha);
+            let score = -self.quiesce::<V3>(&child, ply + 1, qply + 1, -beta, -alpha);
             if self.stopped {
                 break;
             }
@@ -552,7 +633,11 @@ impl<G: Game> Thread<'_, G> {
             _ => (-WIN, WIN),
         };
         loop {
-            let score = self.negamax(root, depth, 0, alpha, beta);
+            let score = if stackfish_games::cpu::has_v3() {
+                self.negamax::<true>(root, depth, 0, alpha, beta)
+            } else {
+                self.negamax::<false>(root, depth, 0, alpha, beta)
+            };
             if self.stopped {
                 return score;
             }
@@ -821,7 +906,7 @@ pub fn root_scores<G: Game>(
         child.play(mv);
         t.eval_child(root, mv, &child, 0);
         t.keys.push(child.repetition_key());
-        let score = -t.negamax(&child, depth - 1, 1, -WIN, WIN);
+        let score = -t.negamax::<false>(&child, depth - 1, 1, -WIN, WIN);
         t.keys.pop();
         if t.stopped && !scored.is_empty() {
             break;
