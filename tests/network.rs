@@ -15,6 +15,23 @@ fn stackfish(args: &[&str], env: Option<&Path>) -> Output {
     cmd.output().expect("stackfish starts")
 }
 
+/// `stackfish datagen --out <out> --games <games> --nodes <nodes>` and
+/// `extra`: a success.
+fn datagen(out: &Path, games: &str, nodes: &str, extra: &[&str]) {
+    let mut args = vec![
+        "datagen",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        games,
+        "--nodes",
+        nodes,
+    ];
+    args.extend_from_slice(extra);
+    let out = stackfish(&args, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -128,23 +145,7 @@ fn focus_records_train_a_focus_network_the_engine_plays() {
     let dir = scratch("focus");
     let records = dir.join("focus.jsonl");
     let r = records.to_str().unwrap();
-    let out = stackfish(
-        &[
-            "datagen",
-            "--game",
-            "focus",
-            "--out",
-            r,
-            "--games",
-            "4",
-            "--nodes",
-            "200",
-            "--threads",
-            "2",
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    datagen(&records, "4", "200", &["--game", "focus", "--threads", "2"]);
     let net = dir.join("focus.bin");
     let n = net.to_str().unwrap();
     let train = |hidden: &str| {
@@ -177,19 +178,7 @@ fn focus_records_train_a_focus_network_the_engine_plays() {
     assert!(!best.is_empty() && err.is_empty(), "{best} / {err}");
 
     let mixtour = dir.join("mixtour.jsonl");
-    let out = stackfish(
-        &[
-            "datagen",
-            "--out",
-            mixtour.to_str().unwrap(),
-            "--games",
-            "1",
-            "--nodes",
-            "100",
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    datagen(&mixtour, "1", "100", &[]);
     let both = dir.join("both.bin");
     let out = stackfish(
         &[
@@ -253,35 +242,9 @@ fn bad_arguments_and_files_get_an_error_and_status_2() {
     // Records of another game, and too few positions: an error that says
     // so, and no file.
     let coinstack = dir.join("coinstack.jsonl");
-    let out = stackfish(
-        &[
-            "datagen",
-            "--game",
-            "coinstack",
-            "--out",
-            coinstack.to_str().unwrap(),
-            "--games",
-            "1",
-            "--nodes",
-            "100",
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    datagen(&coinstack, "1", "100", &["--game", "coinstack"]);
     let one = dir.join("one.jsonl");
-    let out = stackfish(
-        &[
-            "datagen",
-            "--out",
-            one.to_str().unwrap(),
-            "--games",
-            "1",
-            "--nodes",
-            "100",
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    datagen(&one, "1", "100", &[]);
     // The game cut to its first 20 moves: at most 20 positions.
     let text = std::fs::read_to_string(&one).unwrap();
     let mut record: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();

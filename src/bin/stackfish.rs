@@ -249,6 +249,11 @@ enum Command {
         /// [default: 64].
         #[arg(long)]
         hidden: Option<usize>,
+        /// Give the linear features (the game's hand-made evaluation
+        /// terms) no weights: the network alone evaluates, and the engine
+        /// skips computing them.
+        #[arg(long)]
+        no_linear: bool,
     },
     /// Solve a position by retrograde analysis (Silo only).
     Solve {
@@ -448,6 +453,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             learning_rate,
             seed,
             hidden,
+            no_linear,
         }) => {
             if !(0.0..=1.0).contains(&lambda) {
                 return Err(Failure::bad_input(format!(
@@ -470,6 +476,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
                 lambda,
                 learning_rate,
                 seed,
+                linear: !no_linear,
                 ..Default::default()
             };
             train(&records, out, hidden, settings)?;

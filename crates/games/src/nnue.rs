@@ -285,6 +285,14 @@ impl<L: Layout> Network<L> {
         self.b1.len()
     }
 
+    /// Whether any linear feature has a weight: a network without them
+    /// (`stackfish train --no-linear`) is evaluated without computing
+    /// the features.
+    #[inline]
+    pub fn has_linear(&self) -> bool {
+        self.linear.iter().any(|&w| w != 0)
+    }
+
     /// Whether the accumulators and the output layer compute this
     /// network's sums exactly: the shapes agree, and no sum can leave the
     /// integers it is kept in (every network `stackfish train` writes
@@ -571,4 +579,59 @@ impl<L: Layout> Networks<L> {
         };
         self.list.set(list).is_ok()
     }
+}
+
+/// The test every game's kept sums pass: random games from `start` (the
+/// game's noisy moves half the time when there are any, so that the
+/// counts and scores the inputs have change), the sums kept move by move
+/// by `update` equal at every position those `refresh` computes afresh,
+/// and `kept` (the evaluation from them) equals `reference` (from the
+/// inputs, one at a time). `seen` hears every move; returns how many
+/// positions were compared.
+#[cfg(test)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn check_kept_sums<G: crate::Game + std::fmt::Debug>(
+    start: &G,
+    games: usize,
+    plies: usize,
+    seed: u64,
+    refresh: impl Fn(&G, &mut Accumulator),
+    update: impl Fn(&G, G::Move, &G, &Accumulator, &mut Accumulator),
+    check: impl Fn(&G, &Accumulator),
+    mut seen: impl FnMut(&G, G::Move, &G),
+) -> usize {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut compared = 0;
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut pos = start.clone();
+        let mut acc = Accumulator::default();
+        refresh(&pos, &mut acc);
+        for _ in 0..plies {
+            if pos.outcome().is_over() {
+                break;
+            }
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            let noisy: Vec<G::Move> = moves.iter().copied().filter(|&m| pos.is_noisy(m)).collect();
+            let mv = if !noisy.is_empty() && rng.gen_ratio(1, 2) {
+                noisy[rng.gen_range(0..noisy.len())]
+            } else {
+                moves[rng.gen_range(0..moves.len())]
+            };
+            let mut child = pos.clone();
+            child.play(mv);
+            seen(&pos, mv, &child);
+            let mut next = Accumulator::default();
+            update(&pos, mv, &child, &acc, &mut next);
+            let mut fresh = Accumulator::default();
+            refresh(&child, &mut fresh);
+            assert_eq!(next.sums, fresh.sums, "{child:?} after {mv:?}");
+            check(&child, &next);
+            compared += 1;
+            (pos, acc) = (child, next);
+        }
+    }
+    compared
 }

@@ -206,6 +206,9 @@ pub struct Settings {
     pub k: Option<f32>,
     /// Hidden units (a multiple of 16, at most 512).
     pub hidden: usize,
+    /// Whether the linear features get weights (else they stay 0, and the
+    /// engine skips computing them).
+    pub linear: bool,
 }
 
 impl Default for Settings {
@@ -218,6 +221,7 @@ impl Default for Settings {
             seed: 1,
             k: None,
             hidden: mixtour::nnue::HIDDEN,
+            linear: true,
         }
     }
 }
@@ -382,7 +386,9 @@ pub fn train<L: Layout>(
         holdout.len()
     ));
     let scope = data.iter().fold(0u8, |g, p| g | p.scope) & L::SCOPE_BITS;
-    let mut net = Float::new(&mut rng, L::INPUTS, hidden, spec.linear);
+    let zeros = vec![0; spec.linear.len()];
+    let start = if settings.linear { spec.linear } else { &zeros };
+    let mut net = Float::new(&mut rng, L::INPUTS, hidden, start);
     let n_params = net.params();
     let mut adam = Adam {
         m: vec![0.0; n_params],
@@ -460,6 +466,9 @@ pub fn train<L: Layout>(
                 settings.learning_rate * rate,
                 batch.len(),
             );
+            if !settings.linear {
+                net.linear.fill(0.0);
+            }
         }
         let q = net.quantize::<L>(scope);
         let e = errors(&net, &q, &holdout, spec.linear, k, lambda);

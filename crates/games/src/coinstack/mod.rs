@@ -579,7 +579,7 @@ impl Game for CoinStack {
         state: &nnue::Accumulator,
         child_state: &mut nnue::Accumulator,
     ) {
-        nnue::update(self, mv, child, state, child_state);
+        crate::cpu::fast!(nnue::update(self, mv, child, state, child_state));
     }
 
     #[inline]

@@ -389,48 +389,31 @@ mod tests {
         );
         assert_eq!(net.check(), Ok(()));
         let mut towers = 0;
-        let mut moves = Vec::new();
         for goal in 1..=3 {
             let variant = MixtourVariant { reserve: 20, goal };
-            for _ in 0..30 {
-                let mut pos = Mixtour::start(&variant);
-                let mut acc = Accumulator::default();
-                refresh_on(&net, &pos, &mut acc);
-                for _ in 0..150 {
-                    if pos.outcome().is_over() {
-                        break;
-                    }
-                    moves.clear();
-                    pos.generate_moves(&mut moves);
-                    // Towers when there are any, so that scores change.
-                    let noisy: Vec<_> =
-                        moves.iter().copied().filter(|&m| pos.is_noisy(m)).collect();
-                    let mv = if !noisy.is_empty() && rng.gen_ratio(1, 2) {
-                        noisy[rng.gen_range(0..noisy.len())]
-                    } else {
-                        moves[rng.gen_range(0..moves.len())]
-                    };
-                    let mut child = pos;
-                    child.play(mv);
+            crate::nnue::check_kept_sums(
+                &Mixtour::start(&variant),
+                30,
+                150,
+                8 + u64::from(goal),
+                |pos, acc| refresh_on(&net, pos, acc),
+                |pos, mv, child, acc, out| update_on(&net, pos, mv, child, acc, out),
+                |child, kept| {
+                    let mut active = [0; MAX_ACTIVE];
+                    let n = super::active(child, &mut active);
+                    assert_eq!(
+                        evaluate_on(&net, child, kept),
+                        net.evaluate(&active[..n], &features(child)),
+                        "{child:?}"
+                    );
+                },
+                |pos, _, child| {
                     towers += usize::from(
                         child.score(Side::P1) + child.score(Side::P2)
                             != pos.score(Side::P1) + pos.score(Side::P2),
                     );
-                    let mut next = Accumulator::default();
-                    update_on(&net, &pos, mv, &child, &acc, &mut next);
-                    let mut fresh = Accumulator::default();
-                    refresh_on(&net, &child, &mut fresh);
-                    assert_eq!(next.sums, fresh.sums, "{child:?} after {mv}");
-                    let mut active = [0; MAX_ACTIVE];
-                    let n = super::active(&child, &mut active);
-                    assert_eq!(
-                        evaluate_on(&net, &child, &next),
-                        net.evaluate(&active[..n], &features(&child)),
-                        "{child:?}"
-                    );
-                    (pos, acc) = (child, next);
-                }
-            }
+                },
+            );
         }
         assert!(towers > 50, "{towers} towers");
     }
