@@ -106,11 +106,11 @@ pub fn update_on(path: Path, out: &mut [i16], base: &[i16], adds: &[&[i16]], sub
         #[cfg(target_arch = "x86_64")]
         // Safety: every length is `n`, a multiple of the vectors' lanes
         // (asserted above), and SSE2 is part of x86-64.
-        Path::Sse2 => unsafe { x86::update_sse2(out, base, adds, subs) },
+        Path::Sse2 => unsafe { x86::sse2::update(out, base, adds, subs) },
         #[cfg(target_arch = "x86_64")]
         Path::Avx2 if x86::has_avx2() => {
             // Safety: the lengths as above, and the CPU has AVX2.
-            unsafe { x86::update_avx2(out, base, adds, subs) }
+            unsafe { x86::avx2::update(out, base, adds, subs) }
         }
         #[cfg(target_arch = "x86_64")]
         Path::Avx2 => scalar::update(out, base, adds, subs),
@@ -136,11 +136,11 @@ pub fn output_on(path: Path, acc: &[i16], w: &[i16], max: i16) -> i32 {
         Path::Portable => portable::output(acc, w, max),
         #[cfg(target_arch = "x86_64")]
         // Safety: as in `update_on`.
-        Path::Sse2 => unsafe { x86::output_sse2(acc, w, max) },
+        Path::Sse2 => unsafe { x86::sse2::output(acc, w, max) },
         #[cfg(target_arch = "x86_64")]
         Path::Avx2 if x86::has_avx2() => {
             // Safety: as in `update_on`.
-            unsafe { x86::output_avx2(acc, w, max) }
+            unsafe { x86::avx2::output(acc, w, max) }
         }
         #[cfg(target_arch = "x86_64")]
         Path::Avx2 => scalar::output(acc, w, max),
@@ -169,143 +169,127 @@ mod x86 {
         std::is_x86_feature_detected!("avx2")
     }
 
-    /// Blocks of `K` vectors stay in registers while every row is added
-    /// to them: one load and one add per vector and row.
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn update_avx2(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
-        let n = out.len();
-        let mut c = 0;
-        while c + 8 * 16 <= n {
-            block_avx2::<8>(c, out, base, adds, subs);
-            c += 8 * 16;
-        }
-        if c + 4 * 16 <= n {
-            block_avx2::<4>(c, out, base, adds, subs);
-            c += 4 * 16;
-        }
-        if c + 2 * 16 <= n {
-            block_avx2::<2>(c, out, base, adds, subs);
-            c += 2 * 16;
-        }
-        if c < n {
-            block_avx2::<1>(c, out, base, adds, subs);
-        }
+    /// The kernels for one vector width, written once: AVX2 and SSE2 differ
+    /// only in the width and the names of the same instructions. A macro
+    /// rather than a trait over the vector type, so that every intrinsic
+    /// is called from a function compiled with its feature, where it is
+    /// always inlined.
+    macro_rules! kernels {
+        (
+            $module:ident, $feature:literal, $width:literal, $vector:ty,
+            zero: $zero:ident, splat: $splat:ident, load: $load:ident, store: $store:ident,
+            add: $add:ident, sub: $sub:ident, min: $min:ident, max: $max:ident,
+            madd: $madd:ident, add32: $add32:ident, to128: $to128:path $(,)?
+        ) => {
+            pub mod $module {
+                use super::*;
+
+                /// Blocks of `K` vectors stay in registers while every row
+                /// is added to them: one load and one add per vector and
+                /// row. Blocks of 8 vectors, then what is left in blocks of
+                /// 4, 2, 1.
+                #[target_feature(enable = $feature)]
+                pub unsafe fn update(
+                    out: &mut [i16],
+                    base: &[i16],
+                    adds: &[&[i16]],
+                    subs: &[&[i16]],
+                ) {
+                    let n = out.len();
+                    let mut c = 0;
+                    while c + 8 * $width <= n {
+                        block::<8>(c, out, base, adds, subs);
+                        c += 8 * $width;
+                    }
+                    if c + 4 * $width <= n {
+                        block::<4>(c, out, base, adds, subs);
+                        c += 4 * $width;
+                    }
+                    if c + 2 * $width <= n {
+                        block::<2>(c, out, base, adds, subs);
+                        c += 2 * $width;
+                    }
+                    if c < n {
+                        block::<1>(c, out, base, adds, subs);
+                    }
+                }
+
+                #[inline]
+                #[target_feature(enable = $feature)]
+                unsafe fn block<const K: usize>(
+                    c: usize,
+                    out: &mut [i16],
+                    base: &[i16],
+                    adds: &[&[i16]],
+                    subs: &[&[i16]],
+                ) {
+                    let mut v: [$vector; K] = [$zero(); K];
+                    for (k, v) in v.iter_mut().enumerate() {
+                        *v = $load(base.as_ptr().add(c + $width * k).cast());
+                    }
+                    for row in adds {
+                        let p = row.as_ptr().add(c);
+                        for (k, v) in v.iter_mut().enumerate() {
+                            *v = $add(*v, $load(p.add($width * k).cast()));
+                        }
+                    }
+                    for row in subs {
+                        let p = row.as_ptr().add(c);
+                        for (k, v) in v.iter_mut().enumerate() {
+                            *v = $sub(*v, $load(p.add($width * k).cast()));
+                        }
+                    }
+                    for (k, v) in v.iter().enumerate() {
+                        $store(out.as_mut_ptr().add(c + $width * k).cast(), *v);
+                    }
+                }
+
+                #[target_feature(enable = $feature)]
+                pub unsafe fn output(acc: &[i16], w: &[i16], max: i16) -> i32 {
+                    let (zero, top) = ($zero(), $splat(max));
+                    let mut sum = $zero();
+                    for c in (0..acc.len()).step_by($width) {
+                        let a = $load(acc.as_ptr().add(c).cast());
+                        let a = $min($max(a, zero), top);
+                        let w = $load(w.as_ptr().add(c).cast());
+                        // Pairs of products of a clipped (non-negative) sum
+                        // and an i16 weight: each pair fits 32 bits.
+                        sum = $add32(sum, $madd(a, w));
+                    }
+                    horizontal($to128(sum))
+                }
+            }
+        };
     }
 
+    kernels!(
+        avx2, "avx2", 16, __m256i,
+        zero: _mm256_setzero_si256, splat: _mm256_set1_epi16,
+        load: _mm256_loadu_si256, store: _mm256_storeu_si256,
+        add: _mm256_add_epi16, sub: _mm256_sub_epi16,
+        min: _mm256_min_epi16, max: _mm256_max_epi16,
+        madd: _mm256_madd_epi16, add32: _mm256_add_epi32, to128: fold_halves,
+    );
+    kernels!(
+        sse2, "sse2", 8, __m128i,
+        zero: _mm_setzero_si128, splat: _mm_set1_epi16,
+        load: _mm_loadu_si128, store: _mm_storeu_si128,
+        add: _mm_add_epi16, sub: _mm_sub_epi16,
+        min: _mm_min_epi16, max: _mm_max_epi16,
+        madd: _mm_madd_epi16, add32: _mm_add_epi32, to128: std::convert::identity,
+    );
+
+    /// The sums of an AVX2 vector's two halves, lane by lane.
     #[inline]
     #[target_feature(enable = "avx2")]
-    unsafe fn block_avx2<const K: usize>(
-        c: usize,
-        out: &mut [i16],
-        base: &[i16],
-        adds: &[&[i16]],
-        subs: &[&[i16]],
-    ) {
-        let mut v = [_mm256_setzero_si256(); K];
-        for (k, v) in v.iter_mut().enumerate() {
-            *v = _mm256_loadu_si256(base.as_ptr().add(c + 16 * k).cast());
-        }
-        for row in adds {
-            let p = row.as_ptr().add(c);
-            for (k, v) in v.iter_mut().enumerate() {
-                *v = _mm256_add_epi16(*v, _mm256_loadu_si256(p.add(16 * k).cast()));
-            }
-        }
-        for row in subs {
-            let p = row.as_ptr().add(c);
-            for (k, v) in v.iter_mut().enumerate() {
-                *v = _mm256_sub_epi16(*v, _mm256_loadu_si256(p.add(16 * k).cast()));
-            }
-        }
-        for (k, v) in v.iter().enumerate() {
-            _mm256_storeu_si256(out.as_mut_ptr().add(c + 16 * k).cast(), *v);
-        }
-    }
-
-    #[target_feature(enable = "avx2")]
-    pub unsafe fn output_avx2(acc: &[i16], w: &[i16], max: i16) -> i32 {
-        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(max));
-        let mut sum = _mm256_setzero_si256();
-        for c in (0..acc.len()).step_by(16) {
-            let a = _mm256_loadu_si256(acc.as_ptr().add(c).cast());
-            let a = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
-            let w = _mm256_loadu_si256(w.as_ptr().add(c).cast());
-            // Pairs of products of a clipped (non-negative) sum and an i16
-            // weight: each pair fits 32 bits.
-            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(a, w));
-        }
-        let half = _mm_add_epi32(
-            _mm256_castsi256_si128(sum),
-            _mm256_extracti128_si256::<1>(sum),
-        );
-        horizontal_sse2(half)
-    }
-
-    /// As `update_avx2`, in vectors of 8 lanes.
-    #[target_feature(enable = "sse2")]
-    pub unsafe fn update_sse2(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
-        let n = out.len();
-        let mut c = 0;
-        while c + 8 * 8 <= n {
-            block_sse2::<8>(c, out, base, adds, subs);
-            c += 8 * 8;
-        }
-        if c + 4 * 8 <= n {
-            block_sse2::<4>(c, out, base, adds, subs);
-            c += 4 * 8;
-        }
-        if c < n {
-            block_sse2::<2>(c, out, base, adds, subs);
-        }
-    }
-
-    #[inline]
-    #[target_feature(enable = "sse2")]
-    unsafe fn block_sse2<const K: usize>(
-        c: usize,
-        out: &mut [i16],
-        base: &[i16],
-        adds: &[&[i16]],
-        subs: &[&[i16]],
-    ) {
-        let mut v = [_mm_setzero_si128(); K];
-        for (k, v) in v.iter_mut().enumerate() {
-            *v = _mm_loadu_si128(base.as_ptr().add(c + 8 * k).cast());
-        }
-        for row in adds {
-            let p = row.as_ptr().add(c);
-            for (k, v) in v.iter_mut().enumerate() {
-                *v = _mm_add_epi16(*v, _mm_loadu_si128(p.add(8 * k).cast()));
-            }
-        }
-        for row in subs {
-            let p = row.as_ptr().add(c);
-            for (k, v) in v.iter_mut().enumerate() {
-                *v = _mm_sub_epi16(*v, _mm_loadu_si128(p.add(8 * k).cast()));
-            }
-        }
-        for (k, v) in v.iter().enumerate() {
-            _mm_storeu_si128(out.as_mut_ptr().add(c + 8 * k).cast(), *v);
-        }
-    }
-
-    #[target_feature(enable = "sse2")]
-    pub unsafe fn output_sse2(acc: &[i16], w: &[i16], max: i16) -> i32 {
-        let (zero, top) = (_mm_setzero_si128(), _mm_set1_epi16(max));
-        let mut sum = _mm_setzero_si128();
-        for c in (0..acc.len()).step_by(8) {
-            let a = _mm_loadu_si128(acc.as_ptr().add(c).cast());
-            let a = _mm_min_epi16(_mm_max_epi16(a, zero), top);
-            let w = _mm_loadu_si128(w.as_ptr().add(c).cast());
-            sum = _mm_add_epi32(sum, _mm_madd_epi16(a, w));
-        }
-        horizontal_sse2(sum)
+    unsafe fn fold_halves(v: __m256i) -> __m128i {
+        _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v))
     }
 
     /// The sum of the four lanes.
     #[inline]
     #[target_feature(enable = "sse2")]
-    unsafe fn horizontal_sse2(v: __m128i) -> i32 {
+    unsafe fn horizontal(v: __m128i) -> i32 {
         let v = _mm_add_epi32(v, _mm_shuffle_epi32::<0b01_00_11_10>(v));
         let v = _mm_add_epi32(v, _mm_shuffle_epi32::<0b10_11_00_01>(v));
         _mm_cvtsi128_si32(v)
