@@ -15,6 +15,23 @@ fn stackfish(args: &[&str], env: Option<&Path>) -> Output {
     cmd.output().expect("stackfish starts")
 }
 
+/// `stackfish datagen --out <out> --games <games> --nodes <nodes>` and
+/// `extra`: a success.
+fn datagen(out: &Path, games: &str, nodes: &str, extra: &[&str]) {
+    let mut args = vec![
+        "datagen",
+        "--out",
+        out.to_str().unwrap(),
+        "--games",
+        games,
+        "--nodes",
+        nodes,
+    ];
+    args.extend_from_slice(extra);
+    let out = stackfish(&args, None);
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
@@ -32,6 +49,12 @@ fn scratch(name: &str) -> PathBuf {
 /// The engine's `bestmove` for the standard start after a short search,
 /// and what it wrote on stderr.
 fn engine_move(net: &Path) -> (String, String) {
+    engine_move_in(net, "position startpos moves c3 b2\ngo nodes 2000\n")
+}
+
+/// The engine's `bestmove` after the commands `script` (which end in a
+/// `go`), and what it wrote on stderr.
+fn engine_move_in(net: &Path, script: &str) -> (String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_stackfish"))
         .env("STACKFISH_NET", net)
         .stdin(Stdio::piped())
@@ -41,7 +64,7 @@ fn engine_move(net: &Path) -> (String, String) {
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     stdin
-        .write_all(b"ugi\nisready\nposition startpos moves c3 b2\ngo nodes 2000\n")
+        .write_all(format!("ugi\nisready\n{script}").as_bytes())
         .unwrap();
     // `quit` only once the answer is out: sent during the search it would
     // stop it early, and the move would depend on the machine's load.
@@ -115,6 +138,70 @@ fn datagen_then_train_makes_a_network_the_engine_plays() {
     assert!(!best.is_empty() && err.is_empty(), "{best} / {err}");
 }
 
+/// Focus records train a Focus network, which `STACKFISH_NET` plays in
+/// Focus; records of Focus and Mixtour together are refused.
+#[test]
+fn focus_records_train_a_focus_network_the_engine_plays() {
+    let dir = scratch("focus");
+    let records = dir.join("focus.jsonl");
+    let r = records.to_str().unwrap();
+    datagen(&records, "4", "200", &["--game", "focus", "--threads", "2"]);
+    let net = dir.join("focus.bin");
+    let n = net.to_str().unwrap();
+    let train = |hidden: &str| {
+        stackfish(
+            &["train", r, "--out", n, "--epochs", "2", "--hidden", hidden],
+            None,
+        )
+    };
+    let out = train("32");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(" focus positions"),
+        "{}",
+        stderr(&out)
+    );
+    // The 32-byte header, 3300 inputs x 32 hidden units, 32 biases, 32
+    // output weights (i16), the output bias and 11 linear weights (i32).
+    let bytes = std::fs::read(&net).unwrap();
+    assert_eq!(bytes.len(), 32 + 2 * (3300 * 32 + 32 + 32) + 4 + 4 * 11);
+    assert_eq!(&bytes[10..18], b"focus\0\0\0");
+    // The same records and seed: the same file.
+    let out = train("32");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(std::fs::read(&net).unwrap(), bytes);
+
+    let (best, err) = engine_move_in(
+        &net,
+        "setoption name Game value focus\nposition startpos\ngo nodes 2000\n",
+    );
+    assert!(!best.is_empty() && err.is_empty(), "{best} / {err}");
+
+    let mixtour = dir.join("mixtour.jsonl");
+    datagen(&mixtour, "1", "100", &[]);
+    let both = dir.join("both.bin");
+    let out = stackfish(
+        &[
+            "train",
+            r,
+            mixtour.to_str().unwrap(),
+            "--out",
+            both.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("records of focus and of mixtour: train one game at a time"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!both.exists());
+    let out = train("40");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("--hidden 40"), "{}", stderr(&out));
+}
+
 #[test]
 fn a_network_file_that_does_not_read_is_reported_and_the_built_in_one_plays() {
     let dir = scratch("bad-net");
@@ -154,36 +241,10 @@ fn bad_arguments_and_files_get_an_error_and_status_2() {
     ];
     // Records of another game, and too few positions: an error that says
     // so, and no file.
-    let focus = dir.join("focus.jsonl");
-    let out = stackfish(
-        &[
-            "datagen",
-            "--game",
-            "focus",
-            "--out",
-            focus.to_str().unwrap(),
-            "--games",
-            "1",
-            "--nodes",
-            "100",
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    let coinstack = dir.join("coinstack.jsonl");
+    datagen(&coinstack, "1", "100", &["--game", "coinstack"]);
     let one = dir.join("one.jsonl");
-    let out = stackfish(
-        &[
-            "datagen",
-            "--out",
-            one.to_str().unwrap(),
-            "--games",
-            "1",
-            "--nodes",
-            "100",
-        ],
-        None,
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
+    datagen(&one, "1", "100", &[]);
     // The game cut to its first 20 moves: at most 20 positions.
     let text = std::fs::read_to_string(&one).unwrap();
     let mut record: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
@@ -191,7 +252,10 @@ fn bad_arguments_and_files_get_an_error_and_status_2() {
     std::fs::write(&one, format!("{record}\n")).unwrap();
     let written = dir.join("never.bin");
     for (records, message) in [
-        (&focus, "the records are of focus, not mixtour"),
+        (
+            &coinstack,
+            "the records are of coinstack, not mixtour or focus",
+        ),
         (&one, "training needs at least 50: nothing written"),
     ] {
         let out = stackfish(

@@ -23,9 +23,12 @@ option and output line: protocol.md (in a Debian install: /usr/share/doc/stackfi
 /// The tactics suite `stackfish tactics` runs without `--suite`.
 const TACTICS_SUITE: &str = "tournaments/tactics-mixtour.txt";
 
-/// The folder of the network a build compiles in: where `stackfish train`
+/// The networks a build compiles in, by game: where `stackfish train`
 /// writes without `--out`.
-const NETWORK_FOLDER: &str = "crates/games/src/mixtour";
+const NETWORK_FILES: [(&str, &str); 2] = [
+    ("crates/games/src/mixtour", "net.bin"),
+    ("crates/games/src/coinstack", "net-focus.bin"),
+];
 
 /// The EXIT STATUS section of the man page.
 const EXIT_STATUS: &[(&str, &str)] = &[
@@ -223,9 +226,10 @@ enum Command {
         /// or folders: every *.jsonl in them (the shards of a datagen array).
         #[arg(required = true)]
         records: Vec<std::path::PathBuf>,
-        /// Where to write the network [default: crates/games/src/mixtour/net.bin
-        /// of the checkout (the one a build compiles in), else net.bin in the
-        /// current folder].
+        /// Where to write the network [default: the one a build compiles in,
+        /// in the checkout: crates/games/src/mixtour/net.bin for Mixtour
+        /// records, crates/games/src/coinstack/net-focus.bin for Focus
+        /// records; else that file name in the current folder].
         #[arg(long)]
         out: Option<std::path::PathBuf>,
         /// Passes over the training positions.
@@ -241,6 +245,15 @@ enum Command {
         /// records train the same network.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// Hidden units of the network: a multiple of 16 from 16 to 512
+        /// [default: 64].
+        #[arg(long)]
+        hidden: Option<usize>,
+        /// Give the linear features (the game's hand-made evaluation
+        /// terms) no weights: the network alone evaluates, and the engine
+        /// skips computing them.
+        #[arg(long)]
+        no_linear: bool,
     },
     /// Solve a position by retrograde analysis (Silo only).
     Solve {
@@ -439,6 +452,8 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             lambda,
             learning_rate,
             seed,
+            hidden,
+            no_linear,
         }) => {
             if !(0.0..=1.0).contains(&lambda) {
                 return Err(Failure::bad_input(format!(
@@ -450,18 +465,21 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
                     "--learning-rate must be above 0 and --epochs at least 1",
                 ));
             }
+            if hidden.is_some_and(|h| h == 0 || h % 16 != 0 || h > 512) {
+                return Err(Failure::bad_input(format!(
+                    "--hidden {}: must be a multiple of 16 from 16 to 512",
+                    hidden.unwrap_or(0)
+                )));
+            }
             let settings = stackfish::train::Settings {
                 epochs,
                 lambda,
                 learning_rate,
                 seed,
+                linear: !no_linear,
                 ..Default::default()
             };
-            let out = out.unwrap_or_else(|| {
-                stackfish::data::find(NETWORK_FOLDER)
-                    .map_or_else(|| "net.bin".into(), |folder| folder.join("net.bin"))
-            });
-            train(&records, &out, &settings)?;
+            train(&records, out, hidden, settings)?;
         }
         Some(Command::Import { file, goal }) => {
             let imported = stackfish::stackandconquer::import_noted(&file, goal)
@@ -730,13 +748,13 @@ fn datagen(
 
 fn train(
     records: &[std::path::PathBuf],
-    out: &std::path::Path,
-    settings: &stackfish::train::Settings,
+    out: Option<std::path::PathBuf>,
+    hidden: Option<usize>,
+    mut settings: stackfish::train::Settings,
 ) -> Result<(), Failure> {
+    use stackfish::train::Trained;
     let mut data = Vec::new();
     let mut files = Vec::new();
-    // Games of the records that gave no position, when they are not Mixtour.
-    let mut other: Vec<String> = Vec::new();
     for path in records {
         if path.is_dir() {
             let mut inside: Vec<std::path::PathBuf> = std::fs::read_dir(path)
@@ -756,6 +774,7 @@ fn train(
             files.push(path.clone());
         }
     }
+    let mut texts = Vec::new();
     for path in &files {
         let mut text = read_input(path)?;
         // A shard still writing (or killed) mid-line: only complete lines count.
@@ -769,10 +788,35 @@ fn train(
             );
             text.truncate(complete);
         }
-        let (mut positions, skipped) = stackfish::train::positions_from_records(&text);
-        if positions.is_empty() {
-            other.extend(stackfish::train::other_game(&text));
+        texts.push(text);
+    }
+    // The game trained: the one the records are of, one game at a time.
+    let mut games: Vec<Trained> = texts
+        .iter()
+        .filter_map(|t| Trained::of_records(t))
+        .collect();
+    games.dedup();
+    let game = match games[..] {
+        [] => {
+            if let Some(game) = texts.iter().find_map(|t| stackfish::train::other_game(t)) {
+                return Err(Failure::bad_input(format!(
+                    "the records are of {game}, not mixtour or focus: no usable positions, nothing written"
+                )));
+            }
+            return Err(Failure::bad_input("no usable positions in the records"));
         }
+        [game] => game,
+        [a, b, ..] => {
+            return Err(Failure::bad_input(format!(
+                "records of {} and of {}: train one game at a time; nothing written",
+                a.name(),
+                b.name()
+            )));
+        }
+    };
+    settings.hidden = hidden.unwrap_or(game.hidden());
+    for (path, text) in files.iter().zip(&texts) {
+        let (mut positions, skipped) = stackfish::train::positions_from_records(text, game);
         // Game numbers stay distinct across files for the holdout.
         let offset = data
             .last()
@@ -781,19 +825,12 @@ fn train(
             p.game += offset;
         }
         eprintln!(
-            "{}: {} positions, {skipped} records skipped",
+            "{}: {} {} positions, {skipped} records skipped",
             path.display(),
-            positions.len()
+            positions.len(),
+            game.name()
         );
         data.extend(positions);
-    }
-    if data.is_empty() {
-        if let Some(game) = other.first() {
-            return Err(Failure::bad_input(format!(
-                "the records are of {game}, not mixtour: no usable positions, nothing written"
-            )));
-        }
-        return Err(Failure::bad_input("no usable positions in the records"));
     }
     if data.len() < stackfish::train::MIN_POSITIONS {
         return Err(Failure::bad_input(format!(
@@ -802,8 +839,16 @@ fn train(
             stackfish::train::MIN_POSITIONS
         )));
     }
-    let (net, errors) = stackfish::train::train(&data, settings, &mut |l| eprintln!("{l}"));
-    std::fs::write(out, net.to_bytes())
+    let (folder, file) = match game {
+        Trained::Mixtour => NETWORK_FILES[0],
+        Trained::Focus => NETWORK_FILES[1],
+    };
+    let out = out.unwrap_or_else(|| {
+        stackfish::data::find(folder).map_or_else(|| file.into(), |folder| folder.join(file))
+    });
+    let (net, errors) =
+        stackfish::train::train_game(game, &data, &settings, &mut |l| eprintln!("{l}"));
+    std::fs::write(&out, net)
         .map_err(|e| Failure::bad_input(format!("cannot write {}: {e}", out.display())))?;
     println!(
         "wrote {}: holdout error {:.5} (linear evaluation {:.5})",
@@ -817,26 +862,37 @@ fn train(
 /// The largest network file read (today's is well under 1 MB).
 const MAX_NETWORK_BYTES: u64 = 64 << 20;
 
-/// `STACKFISH_NET=<file>` plays the Mixtour network in that file instead of
-/// the built-in one, `STACKFISH_NET=none` the linear evaluation (for
+/// `STACKFISH_NET=<file>` plays the network in that file instead of the
+/// built-in one of its game (the file's header names it: Mixtour or
+/// Focus), `STACKFISH_NET=none` the linear evaluations of every game (for
 /// measuring networks without a rebuild; docs/development.md). A file that
 /// does not read is reported and the built-in network kept.
 fn use_network_of_environment() {
-    use stackfish::game::mixtour::nnue::{install, Network};
+    use stackfish::game::{coinstack, mixtour};
     let Some(value) = std::env::var_os("STACKFISH_NET") else {
         return;
     };
     if value == "none" {
-        install(None);
+        mixtour::nnue::install(None);
+        coinstack::nnue::install(None);
         return;
     }
     let read = stackfish::stackandconquer::fs::read_regular(value.as_ref(), MAX_NETWORK_BYTES)
         .map_err(|e| e.to_string())
-        .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+        .and_then(|bytes| {
+            // A Focus file is Focus's; any other is read (and refused, with
+            // the reason) as Mixtour's.
+            if stackfish::game::nnue::game_of(&bytes).as_deref() == Some("focus") {
+                coinstack::nnue::Network::from_bytes(&bytes)
+                    .map(|net| coinstack::nnue::install(Some(net)))
+            } else {
+                mixtour::nnue::Network::from_bytes(&bytes)
+                    .map(|net| mixtour::nnue::install(Some(net)))
+            }
+            .map_err(|e| e.to_string())
+        });
     match read {
-        Ok(net) => {
-            install(Some(net));
-        }
+        Ok(_) => {}
         Err(e) => eprintln!(
             "stackfish: STACKFISH_NET={}: {e}; playing the built-in network",
             value.to_string_lossy()

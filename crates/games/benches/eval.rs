@@ -49,14 +49,14 @@ fn main() {
         let hidden = hidden as usize;
         let mut state = 7;
         let mut small = || (splitmix(&mut state) % 61) as i16 - 30;
-        let net = Network {
-            goals: 1,
-            w1: (0..INPUTS * hidden).map(|_| small()).collect(),
-            b1: (0..hidden).map(|_| small()).collect(),
-            w2: (0..hidden).map(|_| small()).collect(),
-            b2: 0,
-            linear: [1; FEATURES],
-        };
+        let net = Network::new(
+            1,
+            (0..INPUTS * hidden).map(|_| small()).collect(),
+            (0..hidden).map(|_| small()).collect(),
+            (0..hidden).map(|_| small()).collect(),
+            0,
+            vec![1; FEATURES],
+        );
         assert!(nnue::install(Some(net)), "a network that loads");
     }
     let mut evaluations = 0u64;

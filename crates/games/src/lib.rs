@@ -16,6 +16,7 @@ pub mod cpu;
 pub mod echo;
 pub mod line;
 pub mod mixtour;
+pub mod nnue;
 pub mod perft;
 pub mod silo;
 pub mod simd;

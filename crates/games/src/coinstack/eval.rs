@@ -3,6 +3,7 @@
 //! `stackfish tune` can fit the weights to game results, one weight array per
 //! game (the two move differently and only `coinstack` has the capture win).
 //! Every feature is read from bitboards and one table, no move generation.
+//! Focus adds a network to them where one is built in (`nnue`).
 
 use super::tables::REACH;
 use super::{CoinStack, CoinStackVariant};
@@ -121,11 +122,33 @@ pub fn weights(variant: CoinStackVariant) -> &'static [i32; FEATURES] {
     }
 }
 
+/// The weighted features: Coin Stack's evaluation, and Focus's where no
+/// network evaluates it (a build without one, `STACKFISH_NET=none`, an
+/// ablation build).
 #[inline(always)]
-pub fn evaluate(pos: &CoinStack) -> i32 {
+pub fn linear(pos: &CoinStack) -> i32 {
     features(pos)
         .iter()
         .zip(weights(pos.variant()).iter())
         .map(|(f, w)| f * w)
         .sum()
+}
+
+/// The network's evaluation where it applies (Focus), the weighted
+/// features elsewhere.
+#[inline(always)]
+pub fn evaluate(pos: &CoinStack) -> i32 {
+    match super::nnue::evaluate(pos) {
+        Some(v) => v,
+        None => linear(pos),
+    }
+}
+
+/// `evaluate` from the network's sums kept for `pos` by the search.
+#[inline]
+pub fn evaluate_with(pos: &CoinStack, acc: &super::nnue::Accumulator) -> i32 {
+    match super::nnue::evaluate_with(pos, acc) {
+        Some(v) => v,
+        None => linear(pos),
+    }
 }

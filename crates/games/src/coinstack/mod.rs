@@ -11,6 +11,7 @@
 //! "same position" means the same on all of them.
 
 pub mod eval;
+pub mod nnue;
 mod notation;
 pub mod tables;
 #[cfg(test)]
@@ -564,7 +565,27 @@ impl Game for CoinStack {
         crate::cpu::fast!(eval::evaluate(self))
     }
 
-    type Eval = ();
+    type Eval = nnue::Accumulator;
+
+    fn eval_refresh(&self, state: &mut nnue::Accumulator) {
+        nnue::refresh(self, state);
+    }
+
+    #[inline]
+    fn eval_update(
+        &self,
+        mv: Move,
+        child: &Self,
+        state: &nnue::Accumulator,
+        child_state: &mut nnue::Accumulator,
+    ) {
+        crate::cpu::fast!(nnue::update(self, mv, child, state, child_state));
+    }
+
+    #[inline]
+    fn evaluate_with(&self, state: &nnue::Accumulator) -> i32 {
+        crate::cpu::fast!(eval::evaluate_with(self, state))
+    }
 
     /// A move or drop that makes the destination higher than five trims it,
     /// which captures or refills the reserve.

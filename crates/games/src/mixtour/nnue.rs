@@ -19,17 +19,14 @@
 //! The sums are 16-bit: `Network::check` refuses, when a network loads, any
 //! whose sums could leave that range, so they are exact.
 //!
-//! Integers: the first layer is scaled by `QA` (an activation of 1 is
-//! `QA`), the output weights by `QB` per centi-unit, so the network's part
-//! is `(b2 + sum h_i w2_i) / (QA * QB)` centi-units; the linear part is in
-//! centi-units already.
-
-use std::sync::OnceLock;
+//! The file format, the integer forward pass, the accumulator kernels and
+//! the list of networks played are every game's (`crate::nnue`); this
+//! module says what the Mixtour inputs are.
 
 use super::board::{Bits, Board};
 use super::eval::{features, FEATURES};
 use super::{MoveKind, Position, Stack};
-use crate::{simd, Game, Side};
+use crate::{Game, Side};
 
 pub const CELLS: usize = 25;
 /// Stacks of height 1 to 4: codes 2..=31 of `Stack` (sentinel bit on top).
@@ -48,298 +45,51 @@ pub const INPUTS: usize = SCORE_INPUTS + 2 * SCORES;
 pub const HIDDEN: usize = 64;
 /// Most inputs active at once: a stack per cell and two reserves.
 pub const MAX_ACTIVE: usize = CELLS + 2 + 3;
-pub const QA: i32 = 255;
-pub const QB: i32 = 16;
-/// The most hidden units a network may have.
-pub const MAX_HIDDEN: usize = 512;
-/// The file's first bytes.
-const MAGIC: &[u8; 8] = b"STACKNET";
-/// The first bytes of a version 1 file (no header: 792 x 64 implied).
-const MAGIC_V1: &[u8; 8] = b"SFNNUE01";
-/// The format this build reads and writes.
-pub const VERSION: u16 = 2;
-/// The game field of a Mixtour network.
-const GAME: &[u8; 8] = b"mixtour\0";
-/// Magic, version, game, goals, a zero byte, inputs, hidden units, linear
-/// features.
-pub const HEADER_BYTES: usize = 8 + 2 + 8 + 1 + 1 + 4 + 4 + 4;
-/// The goals a network can cover: 1, 2 and 3 points (bits 0, 1, 2).
+/// The goals a network can cover: 1, 2 and 3 points (bits 0, 1, 2 of the
+/// header's scope byte, its goals field).
 pub const GOALS: u8 = 0b111;
 
-/// Why bytes are not a network this build can load.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum NetworkError {
-    #[error("not a stackfish network (bad magic)")]
-    BadMagic,
-    #[error("network file version {found}; this build reads version {VERSION}")]
-    Version { found: u16 },
-    #[error("a network for {found}, not for mixtour")]
-    Game { found: String },
-    #[error("goals field {found:#05b}: a network covers one or more of the goals 1, 2 and 3 (bits 0 to 2)")]
-    Goals { found: u8 },
-    #[error("{found} inputs; this build's Mixtour network has {INPUTS}")]
-    Inputs { found: u32 },
-    #[error("{found} linear features; this build's Mixtour evaluation has {FEATURES}")]
-    Features { found: u32 },
-    /// The header gives the shape, the shape the length.
-    #[error("network of {found} bytes, expected {expected} for {hidden} hidden units")]
-    Length {
-        found: usize,
-        expected: usize,
-        hidden: usize,
-    },
-    #[error("truncated: {found} bytes, shorter than the {HEADER_BYTES}-byte header")]
-    Truncated { found: usize },
-    /// The sums of the first layer are kept in 16 bits.
-    #[error("hidden unit {unit} can sum to {bound}, beyond the 16 bits its accumulator has")]
-    Accumulator { unit: usize, bound: i64 },
-    /// The output layer is summed in 32 bits.
-    #[error("the output weights can sum to {bound}, beyond 32 bits")]
-    Output { bound: i64 },
-    /// The vector kernels take the hidden units in blocks of `simd::LANES`.
-    #[error("{hidden} hidden units: a network has a positive multiple of {lanes}, at most {max}", lanes = simd::LANES, max = MAX_HIDDEN)]
-    Hidden { hidden: usize },
-    #[error("{what} has {found} weights, expected {expected}")]
-    Shape {
-        what: &'static str,
-        found: usize,
-        expected: usize,
-    },
+pub use crate::nnue::{Accumulator, NetworkError, HEADER_BYTES, MAX_HIDDEN, QA, QB, VERSION};
+
+/// The Mixtour network's shape in the shared format (`crate::nnue`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MixtourNet;
+
+impl crate::nnue::Layout for MixtourNet {
+    const GAME: &'static [u8; 8] = b"mixtour\0";
+    const NAME: &'static str = "mixtour";
+    const TITLE: &'static str = "Mixtour";
+    const INPUTS: usize = INPUTS;
+    const FEATURES: usize = FEATURES;
+    const SCOPE_BITS: u8 = GOALS;
+    const SCOPE_FIELD: &'static str = "goals";
+    const SCOPE: &'static str =
+        "a network covers one or more of the goals 1, 2 and 3 (bits 0 to 2)";
+
+    /// A stack per cell, a reserve size per side, a goal, a score per side.
+    fn groups() -> Vec<std::ops::Range<usize>> {
+        (0..CELLS)
+            .map(|c| c * CODES..(c + 1) * CODES)
+            .chain([
+                CELLS * CODES..CELLS * CODES + RESERVES,
+                CELLS * CODES + RESERVES..GOAL_INPUTS,
+                GOAL_INPUTS..SCORE_INPUTS,
+                SCORE_INPUTS..SCORE_INPUTS + SCORES,
+                SCORE_INPUTS + SCORES..INPUTS,
+            ])
+            .collect()
+    }
 }
 
-/// The quantized network.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Network {
-    /// The goals (points to win) it evaluates: bit g - 1 for goal g.
-    pub goals: u8,
-    /// `INPUTS` rows of `hidden` (the length of `b1`).
-    pub w1: Vec<i16>,
-    pub b1: Vec<i16>,
-    pub w2: Vec<i16>,
-    pub b2: i32,
-    /// Weights of `eval::features`, centi-units.
-    pub linear: [i32; FEATURES],
-}
+/// The quantized Mixtour network.
+pub type Network = crate::nnue::Network<MixtourNet>;
 
-impl Network {
-    /// The file format (protocol.md, "The Mixtour network file"): a
-    /// header of `HEADER_BYTES` (magic, version, game, goals, shape), then
-    /// little-endian i16 `w1`, `b1`, `w2`, i32 `b2` and the `FEATURES`
-    /// linear weights as i32.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = MAGIC.to_vec();
-        out.extend_from_slice(&VERSION.to_le_bytes());
-        out.extend_from_slice(GAME);
-        out.extend_from_slice(&[self.goals, 0]);
-        for n in [INPUTS, self.hidden(), FEATURES] {
-            out.extend_from_slice(&(n as u32).to_le_bytes());
-        }
-        for v in self.w1.iter().chain(&self.b1).chain(&self.w2) {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out.extend_from_slice(&self.b2.to_le_bytes());
-        for v in self.linear {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out
-    }
-
-    /// Reads a file of `to_bytes`'s format, or says what is wrong with it
-    /// first: magic, version, game, goals, shape, length, then the sums
-    /// (`check`).
-    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if bytes.starts_with(MAGIC_V1) {
-            return Err(NetworkError::Version { found: 1 });
-        }
-        if !bytes.starts_with(MAGIC) {
-            return Err(NetworkError::BadMagic);
-        }
-        let Some((header, body)) = bytes.split_first_chunk::<HEADER_BYTES>() else {
-            return Err(NetworkError::Truncated { found: bytes.len() });
-        };
-        let u32_at = |at: usize| {
-            u32::from_le_bytes([header[at], header[at + 1], header[at + 2], header[at + 3]])
-        };
-        let version = u16::from_le_bytes([header[8], header[9]]);
-        if version != VERSION {
-            return Err(NetworkError::Version { found: version });
-        }
-        if &header[10..18] != GAME {
-            let name = header[10..18].split(|&b| b == 0).next().unwrap_or(&[]);
-            return Err(NetworkError::Game {
-                found: String::from_utf8_lossy(name).into_owned(),
-            });
-        }
-        let goals = header[18];
-        if goals == 0 || goals & !GOALS != 0 {
-            return Err(NetworkError::Goals { found: goals });
-        }
-        let (inputs, hidden, features) = (u32_at(20), u32_at(24), u32_at(28));
-        if inputs as usize != INPUTS {
-            return Err(NetworkError::Inputs { found: inputs });
-        }
-        if features as usize != FEATURES {
-            return Err(NetworkError::Features { found: features });
-        }
-        let hidden = hidden as usize;
-        if hidden == 0 || !hidden.is_multiple_of(simd::LANES) || hidden > MAX_HIDDEN {
-            return Err(NetworkError::Hidden { hidden });
-        }
-        let want = 2 * (INPUTS * hidden + 2 * hidden) + 4 + 4 * FEATURES;
-        if body.len() != want {
-            return Err(NetworkError::Length {
-                found: bytes.len(),
-                expected: HEADER_BYTES + want,
-                hidden,
-            });
-        }
-        let mut i16s = body
-            .chunks_exact(2)
-            .map(|c| i16::from_le_bytes([c[0], c[1]]));
-        let mut take = |n: usize| (&mut i16s).take(n).collect::<Vec<i16>>();
-        let (w1, b1, w2) = (take(INPUTS * hidden), take(hidden), take(hidden));
-        let mut i32s = body[2 * (INPUTS * hidden + 2 * hidden)..]
-            .chunks_exact(4)
-            .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]));
-        // The length was checked: every value is there.
-        let b2 = i32s.next().unwrap_or(0);
-        let mut linear = [0; FEATURES];
-        for w in &mut linear {
-            *w = i32s.next().unwrap_or(0);
-        }
-        let net = Network {
-            goals,
-            w1,
-            b1,
-            w2,
-            b2,
-            linear,
-        };
-        net.check()?;
-        Ok(net)
-    }
-
-    /// The number of hidden units.
-    pub fn hidden(&self) -> usize {
-        self.b1.len()
-    }
-
+impl crate::nnue::Network<MixtourNet> {
     /// Whether it evaluates games to `goal` points.
     pub fn covers(&self, goal: u8) -> bool {
-        (1..=3).contains(&goal) && self.goals & (1 << (goal - 1)) != 0
-    }
-
-    /// Whether the accumulators and the output layer compute this
-    /// network's sums exactly: the shapes agree, and no sum can leave the
-    /// integers it is kept in (every network `stackfish train` writes
-    /// passes; a file of extreme weights does not).
-    pub fn check(&self) -> Result<(), NetworkError> {
-        let hidden = self.hidden();
-        if hidden == 0 || !hidden.is_multiple_of(simd::LANES) || hidden > MAX_HIDDEN {
-            return Err(NetworkError::Hidden { hidden });
-        }
-        for (what, found, expected) in [
-            ("the first layer", self.w1.len(), INPUTS * hidden),
-            ("the output layer", self.w2.len(), hidden),
-        ] {
-            if found != expected {
-                return Err(NetworkError::Shape {
-                    what,
-                    found,
-                    expected,
-                });
-            }
-        }
-        // At most one input of each group is active: a stack per cell, a
-        // reserve size per side, a goal, a score per side.
-        let groups = (0..CELLS).map(|c| c * CODES..(c + 1) * CODES).chain([
-            CELLS * CODES..CELLS * CODES + RESERVES,
-            CELLS * CODES + RESERVES..GOAL_INPUTS,
-            GOAL_INPUTS..SCORE_INPUTS,
-            SCORE_INPUTS..SCORE_INPUTS + SCORES,
-            SCORE_INPUTS + SCORES..INPUTS,
-        ]);
-        let mut bound: Vec<i64> = self.b1.iter().map(|&b| i64::from(b).abs()).collect();
-        for group in groups {
-            for (j, bound) in bound.iter_mut().enumerate() {
-                let most = group
-                    .clone()
-                    .map(|i| i64::from(self.w1[i * hidden + j]).abs())
-                    .max()
-                    .unwrap_or(0);
-                *bound += most;
-            }
-        }
-        if let Some((unit, &bound)) = bound
-            .iter()
-            .enumerate()
-            .find(|(_, &b)| b > i64::from(i16::MAX))
-        {
-            return Err(NetworkError::Accumulator { unit, bound });
-        }
-        let bound: i64 = self
-            .w2
-            .iter()
-            .map(|&w| i64::from(w).abs() * i64::from(QA))
-            .sum();
-        if bound > i64::from(i32::MAX) {
-            return Err(NetworkError::Output { bound });
-        }
-        Ok(())
-    }
-
-    /// Row `input` of the first layer.
-    #[inline(always)]
-    fn row(&self, input: usize) -> &[i16] {
-        let hidden = self.hidden();
-        &self.w1[input * hidden..(input + 1) * hidden]
-    }
-
-    /// The evaluation from the first layer's sums `acc` (one view) and the
-    /// linear features `f`: what `evaluate` computes from the inputs.
-    #[inline]
-    pub fn evaluate_sums(&self, acc: &[i16], f: &[i32; FEATURES]) -> i32 {
-        let hidden = i64::from(simd::output(acc, &self.w2, QA as i16));
-        self.finish(hidden, f)
-    }
-
-    /// The output bias and the linear part added to the output layer's sum.
-    #[inline(always)]
-    fn finish(&self, hidden: i64, f: &[i32; FEATURES]) -> i32 {
-        let linear: i64 = f
-            .iter()
-            .zip(&self.linear)
-            .map(|(&f, &w)| i64::from(f) * i64::from(w))
-            .sum();
-        let value = (i64::from(self.b2) + hidden) / i64::from(QA * QB) + linear;
-        value.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
-    }
-
-    /// The network's evaluation of the inputs `active` and the linear
-    /// features `f`, in centi-units, one input at a time: the reference of
-    /// the accumulators. The sums are taken in 32 and 64 bits and the
-    /// result saturated, so that a network of any weights evaluates (the
-    /// search clamps what it gets).
-    pub fn evaluate(&self, active: &[u16], f: &[i32; FEATURES]) -> i32 {
-        let mut acc = vec![0i32; self.hidden()];
-        for (a, &b) in acc.iter_mut().zip(&self.b1) {
-            *a = b as i32;
-        }
-        for &i in active {
-            for (a, &w) in acc.iter_mut().zip(self.row(i as usize)) {
-                *a += w as i32;
-            }
-        }
-        let hidden: i64 = acc
-            .iter()
-            .zip(&self.w2)
-            .map(|(&a, &w)| i64::from(a.clamp(0, QA)) * i64::from(w))
-            .sum();
-        self.finish(hidden, f)
+        (1..=3).contains(&goal) && self.scope & (1 << (goal - 1)) != 0
     }
 }
-
-static NETWORKS: OnceLock<Vec<Network>> = OnceLock::new();
 
 /// The networks compiled in (`crates/games/src/mixtour/`), each for the
 /// goals its header names: `net.bin` for the one-tower game, `net-g23.bin`
@@ -347,17 +97,12 @@ static NETWORKS: OnceLock<Vec<Network>> = OnceLock::new();
 /// made).
 const BUILT_IN: [&[u8]; 2] = [include_bytes!("net.bin"), include_bytes!("net-g23.bin")];
 
-fn built_in() -> Vec<Network> {
-    BUILT_IN
-        .iter()
-        .filter_map(|b| Network::from_bytes(b).ok())
-        .collect()
-}
+static NETWORKS: crate::nnue::Networks<MixtourNet> = crate::nnue::Networks::new(&BUILT_IN);
 
 /// The networks the evaluation uses, the first that covers a game's goal
 /// evaluating it: the one `install`ed, then the built-in ones.
 pub fn networks() -> &'static [Network] {
-    NETWORKS.get_or_init(built_in)
+    NETWORKS.get()
 }
 
 /// The first of `networks` (the built-in one for the one-tower game).
@@ -378,14 +123,7 @@ pub fn network_for(goal: u8) -> Option<&'static Network> {
 /// passes `Network::check` (every one `from_bytes` reads): false, and
 /// nothing changes, otherwise.
 pub fn install(net: Option<Network>) -> bool {
-    if net.as_ref().is_some_and(|n| n.check().is_err()) {
-        return false;
-    }
-    let list = match net {
-        Some(net) => std::iter::once(net).chain(built_in()).collect(),
-        None => Vec::new(),
-    };
-    NETWORKS.set(list).is_ok()
+    NETWORKS.install(net)
 }
 
 /// Whether a network can know this kind of position: the full 5 x 5
@@ -432,7 +170,7 @@ fn score_input(view: Side, side: Side, n: u8) -> usize {
 
 /// The active inputs of `pos` (which `applies`) from `view`'s side; returns
 /// how many were written.
-fn inputs<B: Board>(pos: &Position<B>, view: Side, out: &mut [u16; MAX_ACTIVE]) -> usize {
+fn inputs<B: Board>(pos: &Position<B>, view: Side, out: &mut [u16]) -> usize {
     let mut n = 0;
     for cell in pos.occupied().cells() {
         out[n] = cell_input::<B>(view, cell, pos.stack(cell as u8)) as u16;
@@ -461,26 +199,7 @@ pub fn evaluate<B: Board>(pos: &Position<B>) -> Option<i32> {
     let net = network_for(pos.goal())?;
     let mut inputs = [0u16; MAX_ACTIVE];
     let n = active(pos, &mut inputs);
-    let mut rows: [&[i16]; MAX_ACTIVE] = [&[]; MAX_ACTIVE];
-    for (row, &i) in rows.iter_mut().zip(&inputs[..n]) {
-        *row = net.row(i as usize);
-    }
-    let mut sums = [0i16; MAX_HIDDEN];
-    let sums = &mut sums[..net.hidden()];
-    simd::update(sums, &net.b1, &rows[..n], &[]);
-    Some(net.evaluate_sums(sums, &features(pos)))
-}
-
-/// The first layer's sums of one position for both views, kept by the
-/// search per ply (`Game::Eval`).
-#[derive(Clone, Debug, Default)]
-pub struct Accumulator {
-    /// The sums from player 1's view, then from player 2's, `hidden` each;
-    /// meaningful only when `valid`.
-    sums: Vec<i16>,
-    /// Whether the sums are those of the position: false where the network
-    /// does not apply (or there is none, or the build ablates terms).
-    valid: bool,
+    Some(net.evaluate_fast(&inputs[..n], &features(pos)))
 }
 
 /// The network to keep sums for, if it evaluates `pos`.
@@ -495,32 +214,14 @@ fn network_of<B: Board>(pos: &Position<B>) -> Option<&'static Network> {
 pub fn refresh<B: Board>(pos: &Position<B>, acc: &mut Accumulator) {
     match network_of(pos) {
         Some(net) => refresh_on(net, pos, acc),
-        None => acc.valid = false,
+        None => acc.invalidate(),
     }
 }
 
 /// `refresh` with `net`.
 fn refresh_on<B: Board>(net: &Network, pos: &Position<B>, acc: &mut Accumulator) {
-    let hidden = net.hidden();
-    acc.sums.resize(2 * hidden, 0);
-    for (view, sums) in Side::BOTH
-        .into_iter()
-        .zip(acc.sums.chunks_exact_mut(hidden))
-    {
-        let mut active = [0u16; MAX_ACTIVE];
-        let n = inputs(pos, view, &mut active);
-        let mut rows: [&[i16]; MAX_ACTIVE] = [&[]; MAX_ACTIVE];
-        for (row, &i) in rows.iter_mut().zip(&active[..n]) {
-            *row = net.row(i as usize);
-        }
-        simd::update(sums, &net.b1, &rows[..n], &[]);
-    }
-    acc.valid = true;
+    net.refresh(acc, |view, out| inputs(pos, view, out));
 }
-
-/// Most rows one move adds (or takes away) per view: two cells, both
-/// reserves, both scores.
-const MAX_CHANGED: usize = 6;
 
 /// `out` for `child`, which is `pos` after `mv`, from `acc` (that of
 /// `pos`): the rows of the cells and reserves the move changed.
@@ -533,11 +234,12 @@ pub fn update<B: Board>(
 ) {
     match network_for(child.goal()) {
         Some(net) if acc.valid => update_on(net, pos, mv, child, acc, out),
-        _ => out.valid = false,
+        _ => out.invalidate(),
     }
 }
 
-/// `update` with `net`.
+/// `update` with `net`: at most two cells, both reserves and both scores
+/// change.
 #[inline]
 fn update_on<B: Board>(
     net: &Network,
@@ -552,49 +254,27 @@ fn update_on<B: Board>(
         MoveKind::Stack { from, to, .. } => [Some(from), Some(to)],
         MoveKind::Pass => [None, None],
     };
-    let hidden = net.hidden();
-    out.sums.resize(2 * hidden, 0);
-    for (view, (sums, before)) in Side::BOTH.into_iter().zip(
-        out.sums
-            .chunks_exact_mut(hidden)
-            .zip(acc.sums.chunks_exact(hidden)),
-    ) {
-        let mut adds: [&[i16]; MAX_CHANGED] = [&[]; MAX_CHANGED];
-        let mut subs: [&[i16]; MAX_CHANGED] = [&[]; MAX_CHANGED];
-        let (mut na, mut ns) = (0, 0);
+    net.update(acc, out, |view, delta| {
         for cell in cells.into_iter().flatten() {
             let (was, is) = (pos.stack(cell), child.stack(cell));
             if !was.is_empty() {
-                subs[ns] = net.row(cell_input::<B>(view, cell as usize, was));
-                ns += 1;
+                delta.off(cell_input::<B>(view, cell as usize, was));
             }
             if !is.is_empty() {
-                adds[na] = net.row(cell_input::<B>(view, cell as usize, is));
-                na += 1;
+                delta.on(cell_input::<B>(view, cell as usize, is));
             }
         }
         for side in Side::BOTH {
-            for (was, is) in [
-                (
-                    reserve_input(view, side, pos.reserve(side)),
-                    reserve_input(view, side, child.reserve(side)),
-                ),
-                (
-                    score_input(view, side, pos.score(side)),
-                    score_input(view, side, child.score(side)),
-                ),
-            ] {
-                if was != is {
-                    subs[ns] = net.row(was);
-                    adds[na] = net.row(is);
-                    ns += 1;
-                    na += 1;
-                }
-            }
+            delta.change(
+                reserve_input(view, side, pos.reserve(side)),
+                reserve_input(view, side, child.reserve(side)),
+            );
+            delta.change(
+                score_input(view, side, pos.score(side)),
+                score_input(view, side, child.score(side)),
+            );
         }
-        simd::update(sums, before, &adds[..na], &subs[..ns]);
-    }
-    out.valid = true;
+    });
 }
 
 /// The network's evaluation of `pos` from `acc`, kept for it by `refresh`
@@ -611,10 +291,7 @@ pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i
 /// `evaluate_with` with `net`, from valid sums.
 #[inline]
 fn evaluate_on<B: Board>(net: &Network, pos: &Position<B>, acc: &Accumulator) -> i32 {
-    let hidden = net.hidden();
-    let view = pos.side_to_move().index();
-    let sums = &acc.sums[view * hidden..(view + 1) * hidden];
-    net.evaluate_sums(sums, &features(pos))
+    net.evaluate_kept(acc, pos.side_to_move(), &features(pos))
 }
 
 #[cfg(test)]
@@ -702,58 +379,41 @@ mod tests {
     fn the_sums_follow_the_scores_in_games_to_more_points() {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(8);
-        let net = Network {
-            goals: GOALS,
-            w1: (0..INPUTS * 32).map(|_| rng.gen_range(-300..300)).collect(),
-            b1: (0..32).map(|_| rng.gen_range(-300..300)).collect(),
-            w2: (0..32).map(|_| rng.gen_range(-300..300)).collect(),
-            b2: 77,
-            linear: [5; FEATURES],
-        };
+        let net = Network::new(
+            GOALS,
+            (0..INPUTS * 32).map(|_| rng.gen_range(-300..300)).collect(),
+            (0..32).map(|_| rng.gen_range(-300..300)).collect(),
+            (0..32).map(|_| rng.gen_range(-300..300)).collect(),
+            77,
+            vec![5; FEATURES],
+        );
         assert_eq!(net.check(), Ok(()));
         let mut towers = 0;
-        let mut moves = Vec::new();
         for goal in 1..=3 {
             let variant = MixtourVariant { reserve: 20, goal };
-            for _ in 0..30 {
-                let mut pos = Mixtour::start(&variant);
-                let mut acc = Accumulator::default();
-                refresh_on(&net, &pos, &mut acc);
-                for _ in 0..150 {
-                    if pos.outcome().is_over() {
-                        break;
-                    }
-                    moves.clear();
-                    pos.generate_moves(&mut moves);
-                    // Towers when there are any, so that scores change.
-                    let noisy: Vec<_> =
-                        moves.iter().copied().filter(|&m| pos.is_noisy(m)).collect();
-                    let mv = if !noisy.is_empty() && rng.gen_ratio(1, 2) {
-                        noisy[rng.gen_range(0..noisy.len())]
-                    } else {
-                        moves[rng.gen_range(0..moves.len())]
-                    };
-                    let mut child = pos;
-                    child.play(mv);
+            crate::nnue::check_kept_sums(
+                &Mixtour::start(&variant),
+                30,
+                150,
+                8 + u64::from(goal),
+                |pos, acc| refresh_on(&net, pos, acc),
+                |pos, mv, child, acc, out| update_on(&net, pos, mv, child, acc, out),
+                |child, kept| {
+                    let mut active = [0; MAX_ACTIVE];
+                    let n = super::active(child, &mut active);
+                    assert_eq!(
+                        evaluate_on(&net, child, kept),
+                        net.evaluate(&active[..n], &features(child)),
+                        "{child:?}"
+                    );
+                },
+                |pos, _, child| {
                     towers += usize::from(
                         child.score(Side::P1) + child.score(Side::P2)
                             != pos.score(Side::P1) + pos.score(Side::P2),
                     );
-                    let mut next = Accumulator::default();
-                    update_on(&net, &pos, mv, &child, &acc, &mut next);
-                    let mut fresh = Accumulator::default();
-                    refresh_on(&net, &child, &mut fresh);
-                    assert_eq!(next.sums, fresh.sums, "{child:?} after {mv}");
-                    let mut active = [0; MAX_ACTIVE];
-                    let n = super::active(&child, &mut active);
-                    assert_eq!(
-                        evaluate_on(&net, &child, &next),
-                        net.evaluate(&active[..n], &features(&child)),
-                        "{child:?}"
-                    );
-                    (pos, acc) = (child, next);
-                }
-            }
+                },
+            );
         }
         assert!(towers > 50, "{towers} towers");
     }
@@ -850,14 +510,14 @@ mod tests {
             Err(NetworkError::Accumulator { .. })
         ));
         // 512 units at the most negative weight: beyond 32 bits.
-        let loud = Network {
-            goals: 1,
-            w1: vec![0; INPUTS * 512],
-            b1: vec![0; 512],
-            w2: vec![i16::MIN; 512],
-            b2: 0,
-            linear: [0; FEATURES],
-        };
+        let loud = Network::new(
+            1,
+            vec![0; INPUTS * 512],
+            vec![0; 512],
+            vec![i16::MIN; 512],
+            0,
+            vec![0; FEATURES],
+        );
         assert!(matches!(loud.check(), Err(NetworkError::Output { .. })));
     }
 
@@ -867,7 +527,7 @@ mod tests {
     fn a_file_of_another_version_game_goal_or_shape_says_what_is_wrong() {
         let good = include_bytes!("net.bin").to_vec();
         let net = Network::from_bytes(&good).expect("net.bin reads");
-        assert_eq!((net.goals, net.hidden()), (1, 64));
+        assert_eq!((net.scope, net.hidden()), (1, 64));
         let with = |at: usize, bytes: &[u8]| {
             let mut b = good.clone();
             b[at..at + bytes.len()].copy_from_slice(bytes);
@@ -884,14 +544,25 @@ mod tests {
         assert_eq!(
             with(10, b"focus\0\0\0"),
             Err(NetworkError::Game {
-                found: "focus".into()
+                found: "focus".into(),
+                expected: "mixtour"
             })
         );
-        assert_eq!(with(18, &[0]), Err(NetworkError::Goals { found: 0 }));
-        assert_eq!(with(18, &[8]), Err(NetworkError::Goals { found: 8 }));
+        assert!(matches!(
+            with(18, &[0]),
+            Err(NetworkError::Scope { found: 0, .. })
+        ));
+        assert!(matches!(
+            with(18, &[8]),
+            Err(NetworkError::Scope { found: 8, .. })
+        ));
         assert_eq!(
             with(20, &792u32.to_le_bytes()),
-            Err(NetworkError::Inputs { found: 792 })
+            Err(NetworkError::Inputs {
+                found: 792,
+                expected: INPUTS,
+                game: "Mixtour"
+            })
         );
         assert_eq!(
             with(24, &128u32.to_le_bytes()),
@@ -907,7 +578,11 @@ mod tests {
         );
         assert_eq!(
             with(28, &13u32.to_le_bytes()),
-            Err(NetworkError::Features { found: 13 })
+            Err(NetworkError::Features {
+                found: 13,
+                expected: FEATURES,
+                game: "Mixtour"
+            })
         );
         assert_eq!(
             Network::from_bytes(&good[..20]),
@@ -927,20 +602,20 @@ mod tests {
         );
         // A goal-2 network does not evaluate the goal-1 game.
         let mut two = net.clone();
-        two.goals = 0b010;
+        two.scope = 0b010;
         assert!(two.covers(2) && !two.covers(1) && !two.covers(3));
     }
 
     #[test]
     fn the_file_round_trips_and_the_shipped_one_reads() {
-        let net = Network {
-            goals: 1,
-            w1: (0..INPUTS * HIDDEN).map(|i| (i % 97) as i16 - 48).collect(),
-            b1: (0..HIDDEN).map(|i| i as i16).collect(),
-            w2: (0..HIDDEN).map(|i| -(i as i16)).collect(),
-            b2: -12345,
-            linear: [3; FEATURES],
-        };
+        let net = Network::new(
+            1,
+            (0..INPUTS * HIDDEN).map(|i| (i % 97) as i16 - 48).collect(),
+            (0..HIDDEN).map(|i| i as i16).collect(),
+            (0..HIDDEN).map(|i| -(i as i16)).collect(),
+            -12345,
+            vec![3; FEATURES],
+        );
         assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net.clone()));
         assert!(Network::from_bytes(&net.to_bytes()[..100]).is_err());
         assert!(
@@ -962,13 +637,15 @@ mod tests {
         let mut inputs = [0; MAX_ACTIVE];
         let n = active(&pos, &mut inputs);
         let f = features(&pos);
-        let extreme = |w: i16, b: i32| Network {
-            goals: 1,
-            w1: vec![w; INPUTS * HIDDEN],
-            b1: vec![w; HIDDEN],
-            w2: vec![w; HIDDEN],
-            b2: b,
-            linear: [b; FEATURES],
+        let extreme = |w: i16, b: i32| {
+            Network::new(
+                1,
+                vec![w; INPUTS * HIDDEN],
+                vec![w; HIDDEN],
+                vec![w; HIDDEN],
+                b,
+                vec![b; FEATURES],
+            )
         };
         let high = extreme(i16::MAX, i32::MAX).evaluate(&inputs[..n], &f);
         let low = extreme(i16::MAX, i32::MIN).evaluate(&inputs[..n], &f);

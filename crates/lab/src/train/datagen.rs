@@ -360,7 +360,7 @@ mod tests {
                 Outcome::Ongoing => assert_eq!(r["termination"], "move limit"),
             }
         }
-        let (positions, skipped) = positions_from_records(&text);
+        let (positions, skipped) = positions_from_records(&text, super::super::Trained::Mixtour);
         assert_eq!(skipped, 0);
         assert!(
             positions.iter().any(|p| p.cp.is_some()),
