@@ -86,6 +86,13 @@ enum Command {
     /// Tune an engine's spin options by SPSA through game pairs of
     /// theta+ against theta- (a tuning build of stackfish: `cargo build
     /// --release --features tune`).
+    #[command(
+        after_help = "Each iteration k: every parameter moves by +-c_k (c_k = c/k^0.101) at random for theta+ and the other way for theta-; \
+the game pairs' result (theta+'s wins minus losses) moves theta by a_k/c_k * result * sign (a_k = a/(A+k)^0.602), with c_N = c_end and \
+a_N = r_end * c_end^2 at the last iteration N. The trace (--trace, JSONL: a header, then one line per iteration) is written as the run goes; \
+--resume continues it. Exit codes: 0 done; 3 the run failed (bad flags or parameter file, an engine that cannot be started or refuses a \
+parameter, a trace that does not fit --resume, i/o); 130 stopped by Ctrl-C or SIGTERM (finished iterations are in the trace). Details: protocol.md, \"arena tune\"."
+    )]
     Tune(TuneArgs),
     /// Print a shell completion script, e.g. `arena completions bash`.
     Completions {
