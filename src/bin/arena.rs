@@ -1,7 +1,7 @@
 //! The match runner. With no arguments it plays `tournaments/default.json`.
 //! Exit codes: without an SPRT 0 done, 1 compliance check failed; with
 //! `--sprt` (a match or `arena merge`) 0 H1 accepted, 1 H0 accepted,
-//! 2 inconclusive; always 3 the run failed (bad flags or config, an engine
+//! 2 inconclusive; `arena tune` 0 done; always 3 the run failed (bad flags or config, an engine
 //! that cannot be started, i/o), 130 stopped by Ctrl-C (every finished game
 //! is recorded).
 
@@ -54,11 +54,11 @@ struct Cli {
 
 /// The EXIT STATUS section of the man page.
 const EXIT_STATUS: &[(&str, &str)] = &[
-    ("0", "Without --sprt: the match (or compliance check) is done. With --sprt (a match, merge or watch): H1 accepted."),
+    ("0", "Without --sprt: the match (or compliance check, or `arena tune`) is done. With --sprt (a match, merge or watch): H1 accepted."),
     ("1", "Without --sprt: the compliance check failed. With --sprt: H0 accepted."),
     ("2", "With --sprt: inconclusive (the games ran out before a bound). At start, before anything runs: this build was made for a newer CPU (one line names what this one lacks)."),
     ("3", "The run failed: bad flags or config, an engine that cannot be started, i/o."),
-    ("130", "Stopped by Ctrl-C or SIGTERM; every finished game is recorded."),
+    ("130", "Stopped by Ctrl-C or SIGTERM; every finished game is recorded (`arena tune`: every finished iteration is in the trace, --resume goes on)."),
 ];
 
 /// The EXAMPLES section of the man page.
@@ -68,6 +68,7 @@ const EXAMPLES: &[(&str, &str)] = &[
     ("arena --engine name=new cmd=./stackfish --engine name=old cmd=./stackfish-old --each tc=10+0.1 --games 200 --jsonl new.jsonl --resume", "Go on with a stopped match."),
     ("arena merge shard-*.jsonl --sprt elo0=0 elo1=5", "The statistics of the shards of a match, together."),
     ("arena compliance ./my-engine", "Check that an engine follows the protocol."),
+    ("arena tune --engine cmd=./stackfish-tune nodes=1000 --params-prefix Search --iterations 20000 --concurrency 2 --openings tournaments/openings-mixtour.txt --trace spsa.jsonl", "SPSA of the search parameters of a tuning build at 1,000 nodes a move."),
 ];
 
 #[derive(Subcommand)]
@@ -82,6 +83,17 @@ enum Command {
     /// Decide the SPRT of a match split into shards from the records they
     /// write into one folder, and stop the shards when it is decided.
     Watch(WatchArgs),
+    /// Tune an engine's spin options by SPSA through game pairs of
+    /// theta+ against theta- (a tuning build of stackfish: `cargo build
+    /// --release --features tune`).
+    #[command(
+        after_help = "Each iteration k: every parameter moves by +-c_k (c_k = c/k^0.101) at random for theta+ and the other way for theta-; \
+the game pairs' result (theta+'s wins minus losses) moves theta by a_k/c_k * result * sign (a_k = a/(A+k)^0.602), with c_N = c_end and \
+a_N = r_end * c_end^2 at the last iteration N. The trace (--trace, JSONL: a header, then one line per iteration) is written as the run goes; \
+--resume continues it. Exit codes: 0 done; 3 the run failed (bad flags or parameter file, an engine that cannot be started or refuses a \
+parameter, a trace that does not fit --resume, i/o); 130 stopped by Ctrl-C or SIGTERM (finished iterations are in the trace). Details: protocol.md, \"arena tune\"."
+    )]
+    Tune(TuneArgs),
     /// Print a shell completion script, e.g. `arena completions bash`.
     Completions {
         /// The shell the script is for.
@@ -116,6 +128,167 @@ struct MergeArgs {
     /// different moves as two games (default: an error, exit 3).
     #[arg(long)]
     keep_collisions: bool,
+}
+
+#[derive(Args)]
+struct TuneArgs {
+    /// The engine, as a match's --engine: cmd=path [args="..."] [option.X=v]
+    /// and one limit (nodes=N, depth=N, st=S or tc=B+I); name= is optional.
+    #[arg(long, num_args = 1.., required = true, value_name = "KEY=VALUE")]
+    engine: Vec<String>,
+    /// Tune the engine's spin options whose names start with this (e.g.
+    /// `Search`), from their defaults; c_end and r_end from stackfish's own
+    /// parameter table, or 5% of the range and 0.002 for other names.
+    #[arg(
+        long,
+        value_name = "PREFIX",
+        conflicts_with = "params",
+        required_unless_present = "params"
+    )]
+    params_prefix: Option<String>,
+    /// Tune the parameters of this file instead: one `name,value,min,max,c_end,r_end`
+    /// line each (Fishtest's format), `#` comments.
+    #[arg(long, value_name = "FILE")]
+    params: Option<PathBuf>,
+    /// Iterations N (one perturbation each); c_end and r_end hold at the last.
+    #[arg(long, default_value_t = 1000)]
+    iterations: u64,
+    /// Game pairs per iteration (one opening each, colours swapped).
+    #[arg(long, default_value_t = 1)]
+    pairs: u32,
+    /// Iterations played at once (each worker runs two engine processes).
+    #[arg(long, default_value_t = 1)]
+    concurrency: u32,
+    /// Seed of the perturbations and of the opening order.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// The game: mixtour, mixtour-5, ...
+    #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
+    game: String,
+    /// Opening suite (one FEN or `startpos moves ...` per line); the start position without it.
+    #[arg(long)]
+    openings: Option<PathBuf>,
+    /// Plies (engine moves) after which a game is a draw.
+    #[arg(long, default_value_t = stackfish::arena::config::DEFAULT_MAX_PLIES)]
+    maxplies: u32,
+    /// The JSONL trace: a header line, then one line per iteration with theta.
+    #[arg(long, default_value = "spsa.jsonl")]
+    trace: PathBuf,
+    /// Go on from the last iteration of --trace (same parameters, iterations, pairs and seed).
+    #[arg(long)]
+    resume: bool,
+    /// Spall's stability constant A as a share of --iterations.
+    #[arg(long, default_value_t = stackfish::arena::tune::DEFAULT_A_SHARE)]
+    a_share: f64,
+    /// Decay exponent of the learning rate a_k.
+    #[arg(long, default_value_t = stackfish::arena::tune::DEFAULT_ALPHA)]
+    alpha: f64,
+    /// Decay exponent of the perturbation c_k.
+    #[arg(long, default_value_t = stackfish::arena::tune::DEFAULT_GAMMA)]
+    gamma: f64,
+    /// How the perturbed values become integers: random (unbiased) or nearest.
+    #[arg(long, value_enum, default_value = "random")]
+    rounding: RoundingArg,
+    /// Print theta every this many iterations (0: only at the end).
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    report_every: u64,
+    /// Wait for ugiok/uciok, in ms.
+    #[arg(long, value_name = "MS")]
+    startup_timeout: Option<u64>,
+    /// Cap on one depth- or node-limited search, in ms.
+    #[arg(long, value_name = "MS")]
+    max_move_time: Option<u64>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum RoundingArg {
+    Random,
+    Nearest,
+}
+
+/// `arena tune`: the config from the flags, the run, its exit code.
+fn tune(t: TuneArgs) -> Result<u8, ArenaError> {
+    use stackfish::arena::tune::{
+        check_engine, params_from_options, parse_params, run_tune, Rounding, Schedule, TuneConfig,
+    };
+    let mut engine = EngineSpec {
+        name: "tuned".into(),
+        ..EngineSpec::default()
+    };
+    engine.apply_tokens(&t.engine)?;
+    let mut timeouts = Timeouts::default();
+    if let Some(v) = t.startup_timeout {
+        timeouts.startup_ms = v;
+    }
+    if let Some(v) = t.max_move_time {
+        timeouts.max_move_ms = v;
+    }
+    let exponents_ok = [t.a_share, t.alpha, t.gamma]
+        .iter()
+        .all(|v| v.is_finite() && *v >= 0.0);
+    if !exponents_ok {
+        return Err(ArenaError::Config(
+            "--a-share, --alpha and --gamma must be numbers >= 0".into(),
+        ));
+    }
+    let mut schedule = Schedule::new(t.iterations);
+    schedule.alpha = t.alpha;
+    schedule.gamma = t.gamma;
+    schedule.big_a = t.a_share * t.iterations as f64;
+    let mut cfg = TuneConfig {
+        engine,
+        game: t.game,
+        params: Vec::new(),
+        schedule,
+        rounding: match t.rounding {
+            RoundingArg::Random => Rounding::Random,
+            RoundingArg::Nearest => Rounding::Nearest,
+        },
+        pairs: t.pairs,
+        seed: t.seed,
+        concurrency: t.concurrency,
+        openings: t.openings,
+        max_plies: t.maxplies,
+        timeouts,
+        trace: t.trace,
+        resume: t.resume,
+        report_every: t.report_every,
+    };
+    cfg.engine.validate()?;
+    cfg.params = match (&t.params, &t.params_prefix) {
+        (Some(file), _) => {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| ArenaError::Io(format!("cannot read {}: {e}", file.display())))?;
+            parse_params(&text)?
+        }
+        (None, Some(prefix)) => {
+            let lines = check_engine(&cfg, &stackfish::client::engine::spawn_process)?;
+            let steps =
+                |name: &str| stackfish::search::params::find(name).map(|(_, p)| (p.c_end, p.r_end));
+            let params = params_from_options(&lines, prefix, &steps);
+            if params.is_empty() {
+                return Err(ArenaError::Config(format!(
+                    "the engine has no spin option starting with '{prefix}' (a stackfish tuning build: cargo build --release --features tune)"
+                )));
+            }
+            params
+        }
+        (None, None) => {
+            return Err(ArenaError::Config(
+                "--params or --params-prefix is needed".into(),
+            ))
+        }
+    };
+    let outcome = run_tune(
+        &cfg,
+        &mut std::io::stdout(),
+        &stackfish::client::engine::spawn_process,
+    )?;
+    Ok(if outcome.interrupted {
+        EXIT_INTERRUPTED
+    } else {
+        0
+    })
 }
 
 #[derive(Args)]
@@ -671,6 +844,7 @@ fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
             }
             Ok(exit_code(&watched.summary))
         }
+        Some(Command::Tune(t)) => tune(t),
         Some(Command::Completions { shell }) => {
             manual::write_completions(command(), shell, &mut std::io::stdout());
             Ok(0)

@@ -12,6 +12,8 @@
 //! line before its real reply).
 //! `silent` ignores everything from the start (no `ugiok`).
 //! `--refuse-options` answers every `setoption` with `info string error`.
+//! `--spins` also advertises two spin options, MockSpinA (0..10) and
+//! MockSpinB (0..100), for `arena tune`'s tests; their values change nothing.
 //! `--per-position` draws each move from a generator seeded by the seed and
 //! the position, so a game's moves do not depend on what the process played
 //! before (shards of a match then replay the unsharded games exactly).
@@ -26,7 +28,7 @@ use stackfish::game::variants::new_game;
 use stackfish::game::{AnyGame, GameResult, Outcome, Side};
 
 const USAGE: &str = "Usage: mock-engine [--fault KIND] [--at N] [--slow-ms MS] [--seed S] \
-[--name NAME] [--score CP] [--per-position] [--refuse-options]
+[--name NAME] [--score CP] [--per-position] [--refuse-options] [--spins]
 
 A misbehaving UGI engine for the arena's tests; speaks UGI on stdin/stdout.
 KIND, at the N-th `go` (default 1): crash, hang, illegal, garbage, extra, longline, slow,
@@ -43,6 +45,7 @@ struct Args {
     score: i32,
     per_position: bool,
     refuse_options: bool,
+    spins: bool,
 }
 
 fn parse_args() -> Args {
@@ -55,6 +58,7 @@ fn parse_args() -> Args {
         score: 0,
         per_position: false,
         refuse_options: false,
+        spins: false,
     };
     let argv: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -68,6 +72,11 @@ fn parse_args() -> Args {
             }
             "--refuse-options" => {
                 a.refuse_options = true;
+                i += 1;
+                continue;
+            }
+            "--spins" => {
+                a.spins = true;
                 i += 1;
                 continue;
             }
@@ -148,6 +157,10 @@ fn main() {
                 say(&format!("id name {}", args.name));
                 say("id author stackfish tests");
                 say("option name Game type combo default mixtour var mixtour var mixtour-5");
+                if args.spins {
+                    say("option name MockSpinA type spin default 5 min 0 max 10");
+                    say("option name MockSpinB type spin default 50 min 0 max 100");
+                }
                 say(if tokens[0] == "ugi" { "ugiok" } else { "uciok" });
             }
             Some("isready") if !pings_dead => say("readyok"),

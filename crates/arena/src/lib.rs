@@ -30,6 +30,7 @@ pub mod runner;
 pub mod schedule;
 pub mod shard;
 pub mod stats;
+pub mod tune;
 pub mod watch;
 
 /// A failure of the run itself (not of an engine inside a game).

@@ -7,6 +7,7 @@ use stackfish_games::echo::echo;
 use std::path::Path;
 
 use stackfish_games::variant_names;
+use stackfish_search::params::{self, Param, PARAMS};
 
 use crate::error::OptionError;
 use crate::{
@@ -183,10 +184,9 @@ pub(crate) fn set(
     value: Option<&str>,
 ) -> Result<Vec<String>, OptionError> {
     let wanted = key(name);
-    let option = OPTIONS
-        .iter()
-        .find(|o| key(o.name) == wanted)
-        .ok_or_else(|| OptionError::Unknown { name: echo(name) })?;
+    let Some(option) = OPTIONS.iter().find(|o| key(o.name) == wanted) else {
+        return set_tunable(&wanted, name, value);
+    };
     match option.kind {
         Kind::Spin {
             min, max, store, ..
@@ -215,6 +215,30 @@ pub(crate) fn set(
             None => Ok(Vec::new()),
         },
     }
+}
+
+/// The spin options of a tuning build (`--features tune`): one per row of
+/// the search's `params`, listed after `OPTIONS`; none in a normal build.
+pub fn tunable_options() -> impl Iterator<Item = &'static Param> {
+    PARAMS.iter().filter(|_| params::TUNABLE)
+}
+
+/// `setoption` of a search parameter in a tuning build; in a normal build
+/// every name that reaches here is unknown.
+fn set_tunable(wanted: &str, name: &str, value: Option<&str>) -> Result<Vec<String>, OptionError> {
+    let param = tunable_options()
+        .find(|p| key(p.name) == wanted)
+        .ok_or_else(|| OptionError::Unknown { name: echo(name) })?;
+    let v = value.ok_or_else(|| OptionError::NeedsValue { name: echo(name) })?;
+    let bad = || OptionError::NotANumber {
+        name: echo(name),
+        value: echo(v),
+        min: param.min.unsigned_abs().into(),
+        max: param.max.unsigned_abs().into(),
+    };
+    let n = v.trim().parse::<i64>().map_err(|_| bad())?;
+    params::set(param.name, n).map_err(|_| bad())?;
+    Ok(Vec::new())
 }
 
 /// `Hash`: reallocated now, so the next `readyok` finds it ready.
@@ -292,7 +316,45 @@ mod tests {
             e.to_string(),
             "option Level: '21' is not a number from 1 to 20"
         );
-        let keys: std::collections::HashSet<String> = OPTIONS.iter().map(|o| key(o.name)).collect();
-        assert_eq!(keys.len(), OPTIONS.len());
+        let keys: std::collections::HashSet<String> = OPTIONS
+            .iter()
+            .map(|o| key(o.name))
+            .chain(PARAMS.iter().map(|p| key(p.name)))
+            .collect();
+        assert_eq!(keys.len(), OPTIONS.len() + PARAMS.len());
+    }
+
+    #[cfg(not(feature = "tune"))]
+    #[test]
+    fn a_normal_build_has_no_search_parameters() {
+        let mut engine = Engine::new(crate::Host::default());
+        assert_eq!(tunable_options().count(), 0);
+        let e = engine.set_option("SearchLmpBase", Some("7")).unwrap_err();
+        assert_eq!(e.to_string(), "unknown option 'SearchLmpBase'");
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_tuning_build_sets_search_parameters_in_range() {
+        let mut engine = Engine::new(crate::Host::default());
+        assert_eq!(tunable_options().count(), PARAMS.len());
+        // Only this test touches this parameter (the values are global).
+        let (i, p) = params::find("SearchAspirationMinDepth").unwrap();
+        engine
+            .set_option("Search Aspiration Min Depth", Some("7"))
+            .unwrap();
+        assert_eq!(params::value(i), 7);
+        let too_big = (p.max + 1).to_string();
+        let e = engine
+            .set_option(p.name, Some(&too_big))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(&format!("from {} to {}", p.min, p.max)), "{e}");
+        assert!(engine.set_option(p.name, Some("x")).is_err());
+        assert!(engine.set_option(p.name, None).is_err());
+        assert_eq!(params::value(i), 7);
+        engine
+            .set_option(p.name, Some(&p.default.to_string()))
+            .unwrap();
     }
 }

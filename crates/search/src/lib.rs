@@ -1,10 +1,12 @@
 //! Iterative-deepening alpha-beta, generic over the rules trait: principal
 //! variation search, aspiration windows, a lockless shared transposition
 //! table, killer and history ordering, quiescence over noisy moves, and Lazy
-//! SMP (native builds; see `seam`). All tunables are named constants at the top.
+//! SMP (native builds; see `seam`). The tunable numbers are listed in `params`;
+//! the rest are named constants at the top.
 
 pub mod limits;
 pub mod minimax;
+pub mod params;
 pub mod proof;
 pub mod seam;
 pub mod tt;
@@ -25,25 +27,10 @@ pub const EVAL_LIMIT: i32 = 20_000;
 pub const MAX_PLY: usize = 128;
 pub const MAX_DEPTH: i32 = 100;
 
-/// First aspiration half-window, in score units, from this depth on.
-/// Quiescence stops this many plies past the horizon. In Mixtour capture
-/// chains are short, but in Focus nearly every move onto a tall stack
-/// captures and unbounded chains multiplied a search by 50.
-const QSEARCH_MAX_PLIES: i32 = 6;
-/// Late move pruning: at most this deep, quiet moves after the first
-/// `LMP_BASE + LMP_PER_DEPTH2 * depth^2` are skipped.
-const LMP_MAX_DEPTH: i32 = 3;
-const LMP_BASE: usize = 6;
-const LMP_PER_DEPTH2: usize = 4;
-/// Null-move pruning: from this depth on, at a node whose static evaluation
-/// is at least beta, the opponent gets a free move and a search
-/// `NMP_BASE + depth / NMP_DIVISOR` plies shallower; if we still stay above
-/// beta the node is cut.
-const NMP_MIN_DEPTH: i32 = 3;
-const NMP_BASE: i32 = 3;
-const NMP_DIVISOR: i32 = 4;
-const ASPIRATION_WINDOW: i32 = 30;
-const ASPIRATION_MIN_DEPTH: i32 = 4;
+/// The tunable numbers (pruning, reductions, aspiration, quiescence, time
+/// use): `params`, constants unless built with the `tune` feature.
+use params as p;
+
 /// Time and the stop flag are looked at every this many nodes.
 const CHECK_EVERY: u64 = 1024;
 /// Lazy SMP: helper threads deepen by this many plies per iteration.
@@ -53,16 +40,14 @@ const ORDER_TT: i32 = 1 << 30;
 const ORDER_NOISY: i32 = 1 << 29;
 const ORDER_KILLER: [i32; 2] = [1 << 28, (1 << 28) - 1];
 const HISTORY_MAX: i32 = 1 << 20;
-/// Late-move reductions: quiet moves after the first LMR_MIN_MOVES, from
-/// LMR_MIN_DEPTH on, are searched `ln(depth) * ln(index) / LMR_DIVISOR + LMR_BASE`
-/// plies shallower first, and again at full depth only if they beat alpha.
-const LMR_MIN_DEPTH: i32 = 3;
-const LMR_MIN_MOVES: usize = 3;
-const LMR_BASE: f64 = 0.5;
-const LMR_DIVISOR: f64 = 2.25;
-
+/// Late-move reductions: quiet moves after the first `lmr_min_moves`, from
+/// `lmr_min_depth` on, are searched `ln(depth) * ln(index) / divisor + base`
+/// plies shallower first (base and divisor in hundredths), and again at full
+/// depth only if they beat alpha.
 fn lmr(depth: i32, index: usize) -> i32 {
-    (LMR_BASE + (depth as f64).ln() * (index as f64).ln() / LMR_DIVISOR) as i32
+    let base = f64::from(p::lmr_base()) / 100.0;
+    let divisor = f64::from(p::lmr_divisor()) / 100.0;
+    (base + (depth as f64).ln() * (index as f64).ln() / divisor) as i32
 }
 
 /// A score relative to the side to move for a finished game at `ply`.
@@ -411,7 +396,7 @@ impl<G: Game> Thread<'_, G> {
         if !pv_node
             && !self.exact
             && ply > 0
-            && depth >= NMP_MIN_DEPTH
+            && depth >= p::nmp_min_depth()
             && !self.nulled[ply]
             && beta.abs() < WIN_BOUND
         {
@@ -422,7 +407,7 @@ impl<G: Game> Thread<'_, G> {
                     self.eval_child(pos, null, &child, ply);
                     // A pass after a pass would end the game: no free move.
                     if !child.outcome().is_over() {
-                        let r = NMP_BASE + depth / NMP_DIVISOR;
+                        let r = p::nmp_base() + depth / p::nmp_divisor();
                         self.keys.push(child.repetition_key());
                         self.nulled[ply + 1] = true;
                         let s =
@@ -469,8 +454,8 @@ impl<G: Game> Thread<'_, G> {
             // moves run long, the rest are not worth a look.
             if !pv_node
                 && !self.exact
-                && depth <= LMP_MAX_DEPTH
-                && i >= LMP_BASE + LMP_PER_DEPTH2 * (depth * depth) as usize
+                && depth <= p::lmp_max_depth()
+                && i >= (p::lmp_base() + p::lmp_per_depth2() * depth * depth) as usize
                 && keys[i] < ORDER_KILLER[1]
                 && best > -WIN_BOUND
             {
@@ -484,12 +469,15 @@ impl<G: Game> Thread<'_, G> {
                 -self.negamax::<V3>(&child, depth - 1, ply + 1, -beta, -alpha)
             } else {
                 let quiet = keys[i] < ORDER_KILLER[1];
-                let reduction =
-                    if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_MIN_MOVES && !self.exact {
-                        lmr(depth, i).min(depth - 2)
-                    } else {
-                        0
-                    };
+                let reduction = if quiet
+                    && depth >= p::lmr_min_depth()
+                    && i >= p::lmr_min_moves() as usize
+                    && !self.exact
+                {
+                    lmr(depth, i).min(depth - 2)
+                } else {
+                    0
+                };
                 let mut s =
                     -self.negamax::<V3>(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
                 if reduction > 0 && s > alpha {
@@ -539,7 +527,7 @@ impl<G: Game> Thread<'_, G> {
     }
 
     /// Only noisy moves (towers, captures) until the position is quiet or
-    /// `QSEARCH_MAX_PLIES` deep, with the static evaluation as the score of
+    /// `qsearch_max_plies` deep, with the static evaluation as the score of
     /// standing still. `qply` counts the plies since the horizon.
     #[inline(always)]
     fn quiesce<const V3: bool>(
@@ -591,7 +579,7 @@ impl<G: Game> Thread<'_, G> {
         let stand = pos
             .evaluate_with(&self.evals[ply])
             .clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
-        if stand >= beta || ply >= MAX_PLY || qply >= QSEARCH_MAX_PLIES {
+        if stand >= beta || ply >= MAX_PLY || qply >= p::qsearch_max_plies() {
             return stand;
         }
         alpha = alpha.max(stand);
@@ -625,9 +613,9 @@ impl<G: Game> Thread<'_, G> {
 
     /// One iteration at the root with an aspiration window around `guess`.
     fn aspirate(&mut self, root: &G, depth: i32, guess: Option<i32>) -> i32 {
-        let mut delta = ASPIRATION_WINDOW;
+        let mut delta = p::aspiration_window();
         let (mut alpha, mut beta) = match guess {
-            Some(g) if depth >= ASPIRATION_MIN_DEPTH && g.abs() < WIN_BOUND => {
+            Some(g) if depth >= p::aspiration_min_depth() && g.abs() < WIN_BOUND => {
                 (g - delta, g + delta)
             }
             _ => (-WIN, WIN),

@@ -4,16 +4,12 @@
 
 use std::time::Duration;
 
+use crate::params as p;
 use crate::seam::Instant;
 
-/// Without `movestogo`, plan as if this many moves remained.
-pub const DEFAULT_MOVES_TO_GO: u64 = 25;
-/// Share of the increment spent on this move, in percent.
-pub const INCREMENT_SHARE: u64 = 75;
-/// The hard limit is this many soft limits, capped by HARD_SHARE of the clock.
-pub const HARD_FACTOR: u64 = 4;
-/// At most this share of the remaining time (percent) goes into one move.
-pub const HARD_SHARE: u64 = 40;
+// How many moves to plan for without `movestogo`, the share of the
+// increment spent, and the hard limit's factor and cap: `params`
+// (`time_*`), tunable in a `tune` build.
 /// The least time a search gets, so it always finishes depth 1.
 pub const MIN_THINK_MS: u64 = 1;
 /// With `movetime`, at most this share (percent) of it is kept back for the
@@ -58,13 +54,17 @@ impl Deadline {
             let available = time.saturating_sub(move_overhead_ms);
             let mtg = limits
                 .moves_to_go
-                .unwrap_or(DEFAULT_MOVES_TO_GO)
-                .clamp(1, DEFAULT_MOVES_TO_GO);
-            let inc = limits.inc.unwrap_or(0) * INCREMENT_SHARE / 100;
-            let cap = available * HARD_SHARE / 100;
+                .unwrap_or(p::time_moves_to_go() as u64)
+                .clamp(1, p::time_moves_to_go() as u64);
+            let inc = limits.inc.unwrap_or(0) * p::time_increment_share() as u64 / 100;
+            let cap = available * p::time_hard_share() as u64 / 100;
             let s = (available / mtg + inc).min(cap);
             soft = Some(s.max(MIN_THINK_MS));
-            hard = Some((s * HARD_FACTOR).min(cap).max(MIN_THINK_MS));
+            hard = Some(
+                (s * p::time_hard_factor() as u64)
+                    .min(cap)
+                    .max(MIN_THINK_MS),
+            );
         }
         if let Some(mt) = limits.move_time {
             let overhead = move_overhead_ms.min(mt * MOVETIME_OVERHEAD_SHARE / 100);
@@ -121,7 +121,7 @@ mod tests {
             d.hard.unwrap().as_millis() as u64,
         );
         assert!(soft > 0 && soft <= hard);
-        assert!(hard <= (10_000 - 50) * HARD_SHARE / 100);
+        assert!(hard <= (10_000 - 50) * p::time_hard_share() as u64 / 100);
         // A nearly empty clock still leaves a margin.
         let d = Deadline::new(
             &Limits {

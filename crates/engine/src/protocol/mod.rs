@@ -397,6 +397,12 @@ fn hello(out: &Out, dialect: Dialect) {
     for option in &OPTIONS {
         out.line(&option_line(option));
     }
+    for p in crate::options::tunable_options() {
+        out.line(&format!(
+            "option name {} type spin default {} min {} max {}",
+            p.name, p.default, p.min, p.max
+        ));
+    }
     out.line(match dialect {
         Dialect::Ugi => "ugiok",
         Dialect::Uci => "uciok",

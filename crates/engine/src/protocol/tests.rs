@@ -45,7 +45,19 @@ fn run_transcript(name: &str, text: &str) {
         .collect();
     let sink = Lines::default();
     run_inline(Host::default(), input.as_bytes(), sink.clone());
-    let mut output = sink.take().into_iter();
+    // A tuning build lists its search parameters in the handshake too; the
+    // transcripts are of the normal build.
+    let tuning_option = |l: &String| {
+        stackfish_search::params::PARAMS
+            .iter()
+            .any(|p| l.starts_with(&format!("option name {} type spin ", p.name)))
+    };
+    let output: Vec<String> = sink
+        .take()
+        .into_iter()
+        .filter(|l| !tuning_option(l))
+        .collect();
+    let mut output = output.into_iter();
     for (n, step) in steps {
         let at = format!("{name}:{n}");
         match step {
