@@ -24,7 +24,14 @@ const NEVER_LINKED: &[&str] = &[
     "maturin",
     "zig",
     "auditwheel",
+    "x86_64-w64-mingw32-gcc",
+    "aarch64-linux-gnu-gcc",
 ];
+
+/// The cross linkers release.sh looks for: stand-ins that do nothing (the
+/// stand-in cargo builds nothing to link), so that the tests do not depend
+/// on the machine's packages; a test leaves one out to see it missing.
+const CROSS_LINKERS: &[&str] = &["x86_64-w64-mingw32-gcc", "aarch64-linux-gnu-gcc"];
 
 const CARGO: &str = r#"#!/bin/sh
 # cargo for tools/release.sh's tests: `deb --version` works unless
@@ -64,7 +71,8 @@ impl Scratch {
     }
 
     /// A folder of links to every program in the system's folders except
-    /// `without` and NEVER_LINKED, plus the stand-in cargo and rustup.
+    /// `without` and NEVER_LINKED, plus the stand-in cargo and rustup and
+    /// the cross linkers not in `without`.
     fn path_without(&self, without: &[&str]) -> String {
         let bin = self.dir.join("bin");
         std::fs::create_dir_all(&bin).expect("bin folder");
@@ -84,7 +92,11 @@ impl Scratch {
                 }
             }
         }
-        for (name, text) in [("cargo", CARGO), ("rustup", RUSTUP)] {
+        let linkers = CROSS_LINKERS
+            .iter()
+            .filter(|name| !without.contains(name))
+            .map(|&name| (name, "#!/bin/sh\nexit 0\n"));
+        for (name, text) in [("cargo", CARGO), ("rustup", RUSTUP)].into_iter().chain(linkers) {
             let file = bin.join(name);
             std::fs::write(&file, text).expect("stand-in written");
             std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
