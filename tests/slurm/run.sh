@@ -228,7 +228,7 @@ grep -q "resuming: 1 of 3 games already in" "$data/stackfish-datagen-${rjob}_3.o
   fail "the resubmitted task did not resume: $(cat "$data"/stackfish-datagen-"$rjob"_3.out)"
 "$bin/stackfish" train "$data/selfplay" --out "$data/net.bin" --epochs 2 >"$data/train.out" 2>&1 ||
   fail "train on the folder failed: $(tail -n 3 "$data/train.out")"
-[ "$(grep -c 'shard-[1-4].jsonl: [0-9]* positions' "$data/train.out")" = 4 ] ||
+[ "$(grep -c 'shard-[1-4].jsonl: [0-9]* mixtour positions' "$data/train.out")" = 4 ] ||
   fail "train did not read the 4 shard files: $(cat "$data/train.out")"
 say "datagen array: 12 games in 4 tasks ($dstates) in $(secs "$t0" "$t1") s, = one process; task 3 rerun restored its 3 games; trained on the folder"
 say "passed"
