@@ -35,6 +35,13 @@ fn load() -> String {
     })
 }
 
+/// The loads run one after the other, so that each one's figures are its
+/// own and not another's (the test harness runs tests side by side).
+fn one_load_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    static ONE: Mutex<()> = Mutex::new(());
+    ONE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -56,19 +63,61 @@ fn served_p99(bot: &Bot) -> f64 {
     ms(percentile(times, 0.99))
 }
 
+/// How the 200 games' opponents play: `think` is the random player's time
+/// a move (ms, `Faults::think_ms`; `None`: at once), `stagger` the time
+/// between one game's start and the next.
+struct Pace {
+    name: &'static str,
+    /// The state folder's name.
+    state: &'static str,
+    think: Option<(u64, u64)>,
+    stagger: Duration,
+}
+
+/// As fast as it goes: all 200 games start together and the opponent
+/// answers every move at once, so the bot is the only thing that takes
+/// time (about 700 notifications a second on 2 cores): a throughput test.
 #[test]
 fn two_hundred_games_at_once_each_get_every_move_once() {
+    two_hundred_games(Pace {
+        name: "at once",
+        state: "load-200",
+        think: None,
+        stagger: Duration::ZERO,
+    });
+}
+
+/// The games as AP brings them: started over 2 s, each opponent thinking
+/// 0.5 to 1.5 s a move (about 200 notifications a second at the peak,
+/// twice the burst of 1,000 in 10 s).
+#[test]
+fn two_hundred_games_against_players_who_think_each_get_every_move_once() {
+    two_hundred_games(Pace {
+        name: "thinking 0.5-1.5 s",
+        state: "load-200-paced",
+        think: Some((500, 1500)),
+        stagger: Duration::from_millis(10),
+    });
+}
+
+fn two_hundred_games(pace: Pace) {
+    let _alone = one_load_at_a_time();
     let (ap, bot, state) = started(
-        "load-200",
+        pace.state,
         &["--depth", "1", "--max-move-ms", "100", "--searches", "2"],
     );
     const PLIES: usize = 12;
-    ap.site.lock().unwrap().faults.max_plies = Some(PLIES);
+    {
+        let mut s = ap.site.lock().unwrap();
+        s.faults.max_plies = Some(PLIES);
+        s.faults.think_ms = pace.think;
+    }
     let ids: Vec<String> = (0..200).map(|i| format!("load-{i}")).collect();
     let start = Instant::now();
     for (i, id) in ids.iter().enumerate() {
         let meta = if i % 2 == 0 { "mixtour" } else { "focus" };
         ap.new_game(id, meta, 1, i % 3 % 2, i as u64);
+        std::thread::sleep(pace.stagger);
     }
     let finished = |s: &Site| {
         ids.iter().all(|id| {
@@ -107,7 +156,8 @@ fn two_hundred_games_at_once_each_get_every_move_once() {
     let rss = bot.peak_rss_kb();
     let to_submission: Vec<Duration> = s.answered.iter().map(|a| a.1).collect();
     eprintln!(
-        "200 games x {PLIES} plies: {} notifications, {} submissions in {:.1} s; 202 p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (in the bot: p99 {:.1} ms); webhook to submission p50 {:.0} ms, p99 {:.0} ms; peak RSS {} kB; done/ {} files; load {}",
+        "200 games x {PLIES} plies, opponents {}: {} notifications, {} submissions in {:.1} s; 202 p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (in the bot: p99 {:.1} ms); webhook to submission p50 {:.0} ms, p99 {:.0} ms; peak RSS {} kB; done/ {} files; load {}",
+        pace.name,
         s.webhook_202.len(),
         s.submissions.len(),
         took.as_secs_f64(),
@@ -146,6 +196,7 @@ fn two_hundred_games_at_once_each_get_every_move_once() {
 
 #[test]
 fn a_burst_of_a_thousand_notifications_with_duplicates_and_replays_loses_and_doubles_nothing() {
+    let _alone = one_load_at_a_time();
     let (ap, bot, state) = started(
         "load-burst",
         &["--depth", "1", "--max-move-ms", "100", "--searches", "2"],

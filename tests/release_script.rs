@@ -96,7 +96,10 @@ impl Scratch {
             .iter()
             .filter(|name| !without.contains(name))
             .map(|&name| (name, "#!/bin/sh\nexit 0\n"));
-        for (name, text) in [("cargo", CARGO), ("rustup", RUSTUP)].into_iter().chain(linkers) {
+        for (name, text) in [("cargo", CARGO), ("rustup", RUSTUP)]
+            .into_iter()
+            .chain(linkers)
+        {
             let file = bin.join(name);
             std::fs::write(&file, text).expect("stand-in written");
             std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");

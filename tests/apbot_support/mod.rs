@@ -232,6 +232,10 @@ pub struct Faults {
     pub quiet: bool,
     /// Do not notify the bot once a game has this many moves.
     pub max_plies: Option<usize>,
+    /// The random player thinks a time drawn from this range (ms, fixed by
+    /// the game and the ply) before its move's notification goes out, as
+    /// a person or another bot does; `None`: it answers at once.
+    pub think_ms: Option<(u64, u64)>,
 }
 
 #[derive(Default)]
@@ -291,7 +295,7 @@ impl FakeAp {
         }
         let body = game.notification(id);
         self.site.lock().unwrap().games.insert(id.to_string(), game);
-        notify(&self.site, &self.signer, id, body);
+        notify(&self.site, &self.signer, id, body, Duration::ZERO);
     }
 
     /// Waits until `done` holds of the site, at most `secs`.
@@ -308,17 +312,16 @@ impl FakeAp {
 }
 
 /// Sends the bot a signed move notification from a thread of its own, as
-/// AP's worker does, and notes the time to its 202.
-fn notify(site: &Arc<Mutex<Site>>, signer: &Arc<Signer>, id: &str, body: String) {
+/// AP's worker does, after `delay` (the opponent's thinking), and notes
+/// the time to its 202.
+fn notify(site: &Arc<Mutex<Site>>, signer: &Arc<Signer>, id: &str, body: String, delay: Duration) {
     let Some(bot) = site.lock().unwrap().bot else {
         return;
     };
-    site.lock()
-        .unwrap()
-        .sent
-        .push((id.to_string(), Instant::now()));
-    let (site, signer) = (site.clone(), signer.clone());
+    let (site, signer, id) = (site.clone(), signer.clone(), id.to_string());
     std::thread::spawn(move || {
+        std::thread::sleep(delay);
+        site.lock().unwrap().sent.push((id, Instant::now()));
         let (status, took) = post_signed(bot, &signer, &body);
         let mut s = site.lock().unwrap();
         s.log.push(format!("notify -> {status}"));
@@ -453,14 +456,18 @@ fn bot_query(
         );
     }
     game.moves.push(mv.clone());
-    // The random player answers at once, unless the game is over.
+    // The random player answers, unless the game is over: at once, or
+    // after thinking (`Faults::think_ms`).
+    let seed = game.moves.len() as u64 * 7919 + id.len() as u64;
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
     if game.board.over().is_none() {
-        let seed = game.moves.len() as u64 * 7919 + id.len() as u64;
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         let reply = game.board.random(&mut rng);
         game.board.play(&reply).unwrap();
         game.moves.push(reply);
     }
+    let think = s.faults.think_ms.map_or(Duration::ZERO, |(lo, hi)| {
+        Duration::from_millis(rng.gen_range(lo..=hi))
+    });
     let quiet = s.faults.quiet;
     let max_plies = s.faults.max_plies.unwrap_or(usize::MAX);
     let game = s.games.get_mut(&id).unwrap();
@@ -473,7 +480,7 @@ fn bot_query(
     drop(s);
     respond(stream, 200, r#"{"ok":true}"#);
     if let Some(body) = next {
-        notify(site, signer, &id, body);
+        notify(site, signer, &id, body, think);
     }
 }
 
