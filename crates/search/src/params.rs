@@ -192,6 +192,16 @@ mod tests {
     }
 
     #[test]
+    fn protocol_md_lists_every_row_as_it_is() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../protocol.md");
+        let text = std::fs::read_to_string(path).expect("protocol.md");
+        for p in PARAMS {
+            let row = format!("| `{}` | {} | {} | {} |", p.name, p.default, p.min, p.max);
+            assert!(text.contains(&row), "protocol.md lacks: {row}");
+        }
+    }
+
+    #[test]
     fn bad_names_and_values_are_refused() {
         assert_eq!(
             set("NoSuchThing", 1),
