@@ -158,6 +158,83 @@ pub fn output_on(path: Path, acc: &[i16], w: &[i16], max: i16) -> i32 {
 /// # Safety (every function)
 /// Every slice is as long as the first, a multiple of `LANES`; the AVX2
 /// ones only on a CPU with AVX2.
+/// The first layer's update for one vector width, written once for every
+/// instruction set (AVX2, SSE2, NEON, simd128 differ only in the width and
+/// the names of the same four instructions): `update` and the blocks it
+/// keeps in registers, compiled with `$feature`, into the module the macro
+/// is called in. A macro rather than a trait over the vector type, so that
+/// every intrinsic is called from a function compiled with its feature,
+/// where it is always inlined.
+///
+/// # Safety (the functions it writes)
+/// Every slice is as long as the first, a multiple of `$width`.
+#[cfg(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    all(target_arch = "wasm32", target_feature = "simd128")
+))]
+macro_rules! rows {
+    (
+        $feature:literal, $width:literal, $vector:ty,
+        zero: $zero:expr, load: $load:path, store: $store:path,
+        add: $add:path, sub: $sub:path $(,)?
+    ) => {
+        /// Blocks of `K` vectors stay in registers while every row is added
+        /// to them: one load and one add per vector and row. Blocks of 8
+        /// vectors, then what is left in blocks of 4, 2, 1.
+        #[target_feature(enable = $feature)]
+        pub unsafe fn update(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
+            let n = out.len();
+            let mut c = 0;
+            while c + 8 * $width <= n {
+                block::<8>(c, out, base, adds, subs);
+                c += 8 * $width;
+            }
+            if c + 4 * $width <= n {
+                block::<4>(c, out, base, adds, subs);
+                c += 4 * $width;
+            }
+            if c + 2 * $width <= n {
+                block::<2>(c, out, base, adds, subs);
+                c += 2 * $width;
+            }
+            if c < n {
+                block::<1>(c, out, base, adds, subs);
+            }
+        }
+
+        #[inline]
+        #[target_feature(enable = $feature)]
+        unsafe fn block<const K: usize>(
+            c: usize,
+            out: &mut [i16],
+            base: &[i16],
+            adds: &[&[i16]],
+            subs: &[&[i16]],
+        ) {
+            let mut v: [$vector; K] = [$zero; K];
+            for (k, v) in v.iter_mut().enumerate() {
+                *v = $load(base.as_ptr().add(c + $width * k).cast());
+            }
+            for row in adds {
+                let p = row.as_ptr().add(c);
+                for (k, v) in v.iter_mut().enumerate() {
+                    *v = $add(*v, $load(p.add($width * k).cast()));
+                }
+            }
+            for row in subs {
+                let p = row.as_ptr().add(c);
+                for (k, v) in v.iter_mut().enumerate() {
+                    *v = $sub(*v, $load(p.add($width * k).cast()));
+                }
+            }
+            for (k, v) in v.iter().enumerate() {
+                $store(out.as_mut_ptr().add(c + $width * k).cast(), *v);
+            }
+        }
+    };
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use std::arch::x86_64::*;
@@ -169,11 +246,8 @@ mod x86 {
         std::is_x86_feature_detected!("avx2")
     }
 
-    /// The kernels for one vector width, written once: AVX2 and SSE2 differ
-    /// only in the width and the names of the same instructions. A macro
-    /// rather than a trait over the vector type, so that every intrinsic
-    /// is called from a function compiled with its feature, where it is
-    /// always inlined.
+    /// The kernels for one vector width: the rows (`rows!`) and the output
+    /// layer, whose instructions AVX2 and SSE2 share too.
     macro_rules! kernels {
         (
             $module:ident, $feature:literal, $width:literal, $vector:ty,
@@ -184,65 +258,10 @@ mod x86 {
             pub mod $module {
                 use super::*;
 
-                /// Blocks of `K` vectors stay in registers while every row
-                /// is added to them: one load and one add per vector and
-                /// row. Blocks of 8 vectors, then what is left in blocks of
-                /// 4, 2, 1.
-                #[target_feature(enable = $feature)]
-                pub unsafe fn update(
-                    out: &mut [i16],
-                    base: &[i16],
-                    adds: &[&[i16]],
-                    subs: &[&[i16]],
-                ) {
-                    let n = out.len();
-                    let mut c = 0;
-                    while c + 8 * $width <= n {
-                        block::<8>(c, out, base, adds, subs);
-                        c += 8 * $width;
-                    }
-                    if c + 4 * $width <= n {
-                        block::<4>(c, out, base, adds, subs);
-                        c += 4 * $width;
-                    }
-                    if c + 2 * $width <= n {
-                        block::<2>(c, out, base, adds, subs);
-                        c += 2 * $width;
-                    }
-                    if c < n {
-                        block::<1>(c, out, base, adds, subs);
-                    }
-                }
-
-                #[inline]
-                #[target_feature(enable = $feature)]
-                unsafe fn block<const K: usize>(
-                    c: usize,
-                    out: &mut [i16],
-                    base: &[i16],
-                    adds: &[&[i16]],
-                    subs: &[&[i16]],
-                ) {
-                    let mut v: [$vector; K] = [$zero(); K];
-                    for (k, v) in v.iter_mut().enumerate() {
-                        *v = $load(base.as_ptr().add(c + $width * k).cast());
-                    }
-                    for row in adds {
-                        let p = row.as_ptr().add(c);
-                        for (k, v) in v.iter_mut().enumerate() {
-                            *v = $add(*v, $load(p.add($width * k).cast()));
-                        }
-                    }
-                    for row in subs {
-                        let p = row.as_ptr().add(c);
-                        for (k, v) in v.iter_mut().enumerate() {
-                            *v = $sub(*v, $load(p.add($width * k).cast()));
-                        }
-                    }
-                    for (k, v) in v.iter().enumerate() {
-                        $store(out.as_mut_ptr().add(c + $width * k).cast(), *v);
-                    }
-                }
+                rows!(
+                    $feature, $width, $vector,
+                    zero: $zero(), load: $load, store: $store, add: $add, sub: $sub,
+                );
 
                 #[target_feature(enable = $feature)]
                 pub unsafe fn output(acc: &[i16], w: &[i16], max: i16) -> i32 {
@@ -304,51 +323,10 @@ mod x86 {
 mod neon {
     use std::arch::aarch64::*;
 
-    /// Blocks of vectors in registers, as on x86-64.
-    pub unsafe fn update(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
-        let n = out.len();
-        let mut c = 0;
-        while c + 8 * 8 <= n {
-            block::<8>(c, out, base, adds, subs);
-            c += 8 * 8;
-        }
-        if c + 4 * 8 <= n {
-            block::<4>(c, out, base, adds, subs);
-            c += 4 * 8;
-        }
-        if c < n {
-            block::<2>(c, out, base, adds, subs);
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn block<const K: usize>(
-        c: usize,
-        out: &mut [i16],
-        base: &[i16],
-        adds: &[&[i16]],
-        subs: &[&[i16]],
-    ) {
-        let mut v = [vdupq_n_s16(0); K];
-        for (k, v) in v.iter_mut().enumerate() {
-            *v = vld1q_s16(base.as_ptr().add(c + 8 * k));
-        }
-        for row in adds {
-            let p = row.as_ptr().add(c);
-            for (k, v) in v.iter_mut().enumerate() {
-                *v = vaddq_s16(*v, vld1q_s16(p.add(8 * k)));
-            }
-        }
-        for row in subs {
-            let p = row.as_ptr().add(c);
-            for (k, v) in v.iter_mut().enumerate() {
-                *v = vsubq_s16(*v, vld1q_s16(p.add(8 * k)));
-            }
-        }
-        for (k, v) in v.iter().enumerate() {
-            vst1q_s16(out.as_mut_ptr().add(c + 8 * k), *v);
-        }
-    }
+    rows!(
+        "neon", 8, int16x8_t,
+        zero: vdupq_n_s16(0), load: vld1q_s16, store: vst1q_s16, add: vaddq_s16, sub: vsubq_s16,
+    );
 
     pub unsafe fn output(acc: &[i16], w: &[i16], max: i16) -> i32 {
         let (zero, top) = (vdupq_n_s16(0), vdupq_n_s16(max));
@@ -371,51 +349,10 @@ mod neon {
 mod wasm {
     use core::arch::wasm32::*;
 
-    /// Blocks of vectors in registers, as on x86-64.
-    pub unsafe fn update(out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
-        let n = out.len();
-        let mut c = 0;
-        while c + 8 * 8 <= n {
-            block::<8>(c, out, base, adds, subs);
-            c += 8 * 8;
-        }
-        if c + 4 * 8 <= n {
-            block::<4>(c, out, base, adds, subs);
-            c += 4 * 8;
-        }
-        if c < n {
-            block::<2>(c, out, base, adds, subs);
-        }
-    }
-
-    #[inline(always)]
-    unsafe fn block<const K: usize>(
-        c: usize,
-        out: &mut [i16],
-        base: &[i16],
-        adds: &[&[i16]],
-        subs: &[&[i16]],
-    ) {
-        let mut v = [i16x8_splat(0); K];
-        for (k, v) in v.iter_mut().enumerate() {
-            *v = v128_load(base.as_ptr().add(c + 8 * k).cast());
-        }
-        for row in adds {
-            let p = row.as_ptr().add(c);
-            for (k, v) in v.iter_mut().enumerate() {
-                *v = i16x8_add(*v, v128_load(p.add(8 * k).cast()));
-            }
-        }
-        for row in subs {
-            let p = row.as_ptr().add(c);
-            for (k, v) in v.iter_mut().enumerate() {
-                *v = i16x8_sub(*v, v128_load(p.add(8 * k).cast()));
-            }
-        }
-        for (k, v) in v.iter().enumerate() {
-            v128_store(out.as_mut_ptr().add(c + 8 * k).cast(), *v);
-        }
-    }
+    rows!(
+        "simd128", 8, v128,
+        zero: i16x8_splat(0), load: v128_load, store: v128_store, add: i16x8_add, sub: i16x8_sub,
+    );
 
     pub unsafe fn output(acc: &[i16], w: &[i16], max: i16) -> i32 {
         let (zero, top) = (i16x8_splat(0), i16x8_splat(max));
@@ -527,7 +464,7 @@ mod tests {
         let paths = Path::available();
         #[cfg(target_arch = "x86_64")]
         assert!(paths.contains(&Path::Sse2));
-        for n in [16, 64, 256, 512] {
+        for n in [16, 48, 64, 112, 256, 512] {
             let r = rows(n, n as u64);
             let adds: Vec<&[i16]> = r[1..5].iter().map(|v| &v[..]).collect();
             let subs: Vec<&[i16]> = r[5..].iter().map(|v| &v[..]).collect();
