@@ -635,3 +635,53 @@ pub(crate) fn check_kept_sums<G: crate::Game + std::fmt::Debug>(
     }
     compared
 }
+
+/// Random games through the engine's path (`Game::eval_refresh`,
+/// `Game::eval_update`, `Game::evaluate_with`, with the built-in networks),
+/// passes a tenth of the time where the game has them (the search plays
+/// them as null moves): at every position the kept sums are valid exactly
+/// when sums computed afresh are, and then equal them, and the evaluation
+/// from them is the evaluation from scratch. Returns how many positions
+/// had valid sums.
+#[cfg(test)]
+pub(crate) fn check_engine_path<G: crate::Game<Eval = Accumulator> + std::fmt::Debug>(
+    start: &G,
+    games: usize,
+    plies: usize,
+    seed: u64,
+) -> usize {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let mut valid = 0;
+    let mut moves = Vec::new();
+    for _ in 0..games {
+        let mut pos = start.clone();
+        let mut acc = Accumulator::default();
+        pos.eval_refresh(&mut acc);
+        for _ in 0..plies {
+            if pos.outcome().is_over() {
+                break;
+            }
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            let mv = match pos.null_move().filter(|_| rng.gen_ratio(1, 10)) {
+                Some(pass) => pass,
+                None => moves[rng.gen_range(0..moves.len())],
+            };
+            let mut child = pos.clone();
+            child.play(mv);
+            let mut next = Accumulator::default();
+            pos.eval_update(mv, &child, &acc, &mut next);
+            let mut fresh = Accumulator::default();
+            child.eval_refresh(&mut fresh);
+            assert_eq!(next.valid, fresh.valid, "{child:?}");
+            if next.valid {
+                assert_eq!(next.sums, fresh.sums, "{child:?} after {mv:?}");
+                valid += 1;
+            }
+            assert_eq!(child.evaluate_with(&next), child.evaluate(), "{child:?}");
+            (pos, acc) = (child, next);
+        }
+    }
+    valid
+}

@@ -299,76 +299,28 @@ mod tests {
     use super::*;
     use crate::mixtour::{Mixtour, MixtourVariant};
 
-    /// Random games, passes included (the search plays them as null
-    /// moves), with the sums kept from move to move: at every position they
-    /// are the sums computed afresh, and the evaluation from them is the
-    /// evaluation from scratch. On both board types, and where the network
-    /// does not apply (other goals and boards), where both give the linear
-    /// evaluation.
-    fn incremental_equals_fresh<G: Game<Eval = Accumulator>>(
-        start: &G,
-        fresh: impl Fn(&G) -> Accumulator,
-        seed: u64,
-    ) -> usize {
-        use rand::{Rng, SeedableRng};
-        let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
-        let mut evaluated = 0;
-        let mut moves = Vec::new();
-        for _ in 0..40 {
-            let mut pos = start.clone();
-            let mut acc = Accumulator::default();
-            pos.eval_refresh(&mut acc);
-            for _ in 0..80 {
-                if pos.outcome().is_over() {
-                    break;
-                }
-                moves.clear();
-                pos.generate_moves(&mut moves);
-                let mv = if rng.gen_ratio(1, 10) {
-                    pos.null_move().unwrap()
-                } else {
-                    moves[rng.gen_range(0..moves.len())]
-                };
-                let mut child = pos.clone();
-                child.play(mv);
-                let mut next = Accumulator::default();
-                pos.eval_update(mv, &child, &acc, &mut next);
-                let again = fresh(&child);
-                assert_eq!(next.valid, again.valid, "{child:?}");
-                if next.valid {
-                    assert_eq!(next.sums, again.sums, "{child:?} after {mv}");
-                    evaluated += 1;
-                }
-                assert_eq!(child.evaluate_with(&next), child.evaluate(), "{child:?}");
-                (pos, acc) = (child, next);
-            }
-        }
-        evaluated
-    }
-
-    fn fresh<G: Game<Eval = Accumulator>>(pos: &G) -> Accumulator {
-        let mut acc = Accumulator::default();
-        pos.eval_refresh(&mut acc);
-        acc
-    }
-
+    /// Random games with the sums kept from move to move
+    /// (`crate::nnue::check_engine_path`), on both board types, and where
+    /// the network does not apply (other goals and boards), where both give
+    /// the linear evaluation.
     #[test]
     fn the_sums_kept_move_by_move_are_the_sums_afresh() {
         use crate::mixtour::ap::{ap_variant, ApMixtour};
         use crate::mixtour::MixtourGrid;
+        use crate::nnue::check_engine_path;
         let standard = Mixtour::start(&MixtourVariant::STANDARD);
-        assert!(incremental_equals_fresh(&standard, fresh, 1) > 1000);
+        assert!(check_engine_path(&standard, 40, 80, 1) > 1000);
         let five = Mixtour::start(&MixtourVariant::FIVE_POINTS);
-        assert_eq!(incremental_equals_fresh(&five, fresh, 2), 0);
+        assert_eq!(check_engine_path(&five, 40, 80, 2), 0);
         let ap = ApMixtour::start(&ap_variant(1));
-        assert!(incremental_equals_fresh(&ap, fresh, 3) > 1000);
+        assert!(check_engine_path(&ap, 40, 80, 3) > 1000);
         let grid = |fen: &str| MixtourGrid::from_fen(&MixtourVariant::STANDARD, fen).unwrap();
         let five_by_five = grid("x5/x5/x5/x5/x5 1 20,20 0,0 1 -");
-        assert!(incremental_equals_fresh(&five_by_five, fresh, 4) > 1000);
+        assert!(check_engine_path(&five_by_five, 40, 80, 4) > 1000);
         let seven = grid("x7/x7/x7/x7/x7/x7/x7 1 20,20 0,0 1 -");
-        assert_eq!(incremental_equals_fresh(&seven, fresh, 5), 0);
+        assert_eq!(check_engine_path(&seven, 40, 80, 5), 0);
         let holed = grid("x5/x5/x2,#,x2/x5/x5 1 20,20 0,0 1 -");
-        assert_eq!(incremental_equals_fresh(&holed, fresh, 6), 0);
+        assert_eq!(check_engine_path(&holed, 40, 80, 6), 0);
     }
 
     /// Games to 1, 2 and 3 points with a network (of made-up weights, 32
