@@ -24,13 +24,12 @@ const NEVER_LINKED: &[&str] = &[
     "maturin",
     "zig",
     "auditwheel",
-    "x86_64-w64-mingw32-gcc",
-    "aarch64-linux-gnu-gcc",
 ];
 
-/// The cross linkers release.sh looks for: stand-ins that do nothing (the
-/// stand-in cargo builds nothing to link), so that the tests do not depend
-/// on the machine's packages; a test leaves one out to see it missing.
+/// The cross linkers release.sh looks for: never linked from the system
+/// either, but stand-ins that do nothing (the stand-in cargo builds nothing
+/// to link), so that the tests do not depend on the machine's packages; a
+/// test leaves one out to see it missing.
 const CROSS_LINKERS: &[&str] = &["x86_64-w64-mingw32-gcc", "aarch64-linux-gnu-gcc"];
 
 const CARGO: &str = r#"#!/bin/sh
@@ -71,8 +70,8 @@ impl Scratch {
     }
 
     /// A folder of links to every program in the system's folders except
-    /// `without` and NEVER_LINKED, plus the stand-in cargo and rustup and
-    /// the cross linkers not in `without`.
+    /// `without`, NEVER_LINKED and CROSS_LINKERS, plus the stand-in cargo and
+    /// rustup and the cross linkers not in `without`.
     fn path_without(&self, without: &[&str]) -> String {
         let bin = self.dir.join("bin");
         std::fs::create_dir_all(&bin).expect("bin folder");
@@ -83,10 +82,14 @@ impl Scratch {
             for entry in entries.flatten() {
                 let name = entry.file_name();
                 let name = name.to_string_lossy();
-                if without.contains(&name.as_ref()) || NEVER_LINKED.contains(&name.as_ref()) {
+                let name = name.as_ref();
+                if without.contains(&name)
+                    || NEVER_LINKED.contains(&name)
+                    || CROSS_LINKERS.contains(&name)
+                {
                     continue;
                 }
-                let link = bin.join(name.as_ref());
+                let link = bin.join(name);
                 if !link.exists() {
                     let _ = symlink(entry.path(), &link);
                 }
