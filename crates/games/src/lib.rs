@@ -369,6 +369,29 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// completed, a capture). Searched first and in quiescence.
     fn is_noisy(&self, mv: Self::Move) -> bool;
 
+    /// A move that wins the game at once for the side to move, if there is
+    /// one (Mixtour: a tower topped by us that reaches the goal). The
+    /// search scores such a position a win in one without playing the
+    /// move; `None` (the default) leaves it to find such moves itself.
+    /// Never a move that is not legal.
+    fn winning_move(&self) -> Option<Self::Move> {
+        None
+    }
+
+    /// Whether the opponent would have a move that wins at once if it were
+    /// their turn now: a threat the side to move must parry. Games that
+    /// give `winning_move` give this too; false by default.
+    fn threatened(&self) -> bool {
+        false
+    }
+
+    /// Appends the legal moves that might stop the opponent's win in one
+    /// (when `threatened`): every move that does is among them. By default
+    /// every legal move.
+    fn parry_candidates(&self, moves: &mut Vec<Self::Move>) {
+        self.generate_moves(moves);
+    }
+
     /// A move that only hands the turn to the opponent (Mixtour's pass),
     /// for null-move pruning: the search plays it where it need not be
     /// legal, to ask whether the opponent could hurt us even with a free

@@ -365,6 +365,11 @@ impl<G: Game> Thread<'_, G> {
             if alpha >= beta {
                 return alpha;
             }
+            // A win in one needs no search.
+            if let Some(mv) = pos.winning_move() {
+                self.pv[ply].push(mv);
+                return WIN - ply as i32 - 1;
+            }
         }
         if ply == 0 {
             pos.eval_refresh(&mut self.evals[0]);
@@ -567,18 +572,37 @@ impl<G: Game> Thread<'_, G> {
         mut alpha: i32,
         beta: i32,
     ) -> i32 {
+        self.pv[ply].clear();
+        if let Outcome::Over { result, .. } = pos.outcome() {
+            return outcome_score(result, pos.side_to_move(), ply);
+        }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        self.pv[ply].clear();
         if self.should_stop() {
             return 0;
         }
-        if let Outcome::Over { result, .. } = pos.outcome() {
-            return outcome_score(result, pos.side_to_move(), ply);
+        if let Some(mv) = pos.winning_move() {
+            self.pv[ply].push(mv);
+            return WIN - ply as i32 - 1;
         }
         let stand = pos
             .evaluate_with(&self.evals[ply])
             .clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
+        // Standing pat assumes the side to move could do nothing at all;
+        // facing a win in one, it must parry, and a position where no move
+        // does is lost, however the evaluation sees it. (Only where the
+        // stand would count: below alpha the loss fails low all the same.)
+        if stand > alpha
+            && qply == 0
+            && ply < MAX_PLY
+            && pos.threatened()
+            && !self.can_parry(pos, ply)
+        {
+            return -(WIN - ply as i32 - 2);
+        }
+        if self.stopped {
+            return 0;
+        }
         if stand >= beta || ply >= MAX_PLY || qply >= p::qsearch_max_plies() {
             return stand;
         }
@@ -609,6 +633,44 @@ impl<G: Game> Thread<'_, G> {
         }
         self.moves[ply] = moves;
         best
+    }
+
+    /// Whether some move of `pos` (at `ply`, the last position of the
+    /// search path, whose opponent threatens a win in one) leaves the
+    /// opponent no win in one: each move tried is a node. A move that
+    /// repeats a position is a draw, so it parries too.
+    fn can_parry(&mut self, pos: &G, ply: usize) -> bool {
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        pos.parry_candidates(&mut moves);
+        let mut parried = false;
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.play(mv);
+            if let Outcome::Over { result, .. } = child.outcome() {
+                // A tower of ours that ends the game is a win in one, which
+                // the caller has ruled out; the opponent's is no parry; a
+                // draw (a second pass) is.
+                if result.winner() == Some(pos.side_to_move().opponent()) {
+                    continue;
+                }
+                parried = true;
+                break;
+            }
+            self.nodes += 1;
+            self.keys.push(child.repetition_key());
+            let repeated = self.is_repetition();
+            self.keys.pop();
+            if repeated || child.winning_move().is_none() {
+                parried = true;
+                break;
+            }
+            if self.should_stop() {
+                break;
+            }
+        }
+        self.moves[ply] = moves;
+        parried
     }
 
     /// One iteration at the root with an aspiration window around `guess`.

@@ -153,6 +153,25 @@ fn win_in_two_scores_mate_2() {
 }
 
 #[test]
+fn a_threat_no_move_parries_is_seen_at_the_horizon() {
+    // From the tactics suite (win 3): after a2 player 2 faces a tower in
+    // one (4b3a2) that none of its moves stops. A one-ply search sees it:
+    // the horizon after a2 finds no parry for player 2.
+    let p = pos("x,222,x2,2/221,x,2111,x2/x,1211,x3/x4,2121/2,x,2,x2 1 11,8 0,0 1 e3b3");
+    let r = run(&p, depth(1), false);
+    assert_eq!(r.best.to_string(), "a2");
+    assert_eq!(r.score, WIN - 3);
+    // And the oracle, which tries every move, agrees that it is lost.
+    let mut child = p;
+    child.play(r.best);
+    assert!(child.threatened());
+    assert_eq!(
+        minimax(&child, 2, &mut vec![child.repetition_key()]),
+        -(WIN - 2)
+    );
+}
+
+#[test]
 fn a_threatened_tower_is_prevented() {
     // Player 2 threatens 4a1b1 (a tower topped by 2). Player 1 to move must
     // deal with it; any move that leaves it loses at once.

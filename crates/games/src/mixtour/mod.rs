@@ -566,6 +566,34 @@ impl<B: Board> Position<B> {
         }
     }
 
+    /// A stack move that would complete a tower topped by `side` while
+    /// `side` is one point from the goal: a move that wins the game at
+    /// once when it is `side`'s turn. The take-back rule never forbids one:
+    /// a stack moved back onto its square is no taller than it was there.
+    #[inline(always)]
+    fn winning_move_for(&self, side: Side) -> Option<Move<B>> {
+        if u32::from(self.score(side)) + 1 < u32::from(self.goal) {
+            return None;
+        }
+        let exact = self.exact_heights();
+        let tops = self.tops(side);
+        let sources = self.sources_all(&exact);
+        for (d, by_height) in sources.iter().enumerate() {
+            for (k, &s) in by_height.iter().enumerate() {
+                // Onto a target of height k + 1, 4 - k pieces make five.
+                let need = 4 - k;
+                let winners = s & tops & self.at_least(need);
+                if winners.is_empty() {
+                    continue;
+                }
+                let from = winners.first();
+                let to = B::walk(B::Bits::bit(from), tables::opposite(d), k + 1).first();
+                return Some(Move::stack(need as u8, from as u8, to as u8));
+            }
+        }
+        None
+    }
+
     #[inline(always)]
     fn count_moves_inline(&self) -> u64 {
         let placements = if self.reserve(self.side) > 0 {
@@ -706,6 +734,44 @@ impl<B: Board> Game for Position<B> {
         match mv.kind() {
             MoveKind::Stack { count, to, .. } => self.height(to) + count as u32 >= 5,
             _ => false,
+        }
+    }
+
+    /// A stack move that completes a tower topped by the side to move when
+    /// one more point reaches the goal.
+    fn winning_move(&self) -> Option<Move<B>> {
+        crate::cpu::fast!(self.winning_move_for(self.side))
+    }
+
+    fn threatened(&self) -> bool {
+        crate::cpu::fast!(self.winning_move_for(self.side.opponent()).is_some())
+    }
+
+    /// A move that leaves the opponent's winning move S -> T standing is
+    /// no parry; any other touches it: it enters a piece between S and T,
+    /// or moves pieces from or onto S or T (a forced pass is kept too).
+    fn parry_candidates(&self, moves: &mut Vec<Move<B>>) {
+        let start = moves.len();
+        self.generate_moves(moves);
+        let Some(MoveKind::Stack { from: s, to: t, .. }) = self
+            .winning_move_for(self.side.opponent())
+            .map(Move::kind)
+        else {
+            return;
+        };
+        let (_, between) = B::line(s as usize, t as usize);
+        let mut i = start;
+        while i < moves.len() {
+            let keep = match moves[i].kind() {
+                MoveKind::Place(c) => between.has(c as usize),
+                MoveKind::Stack { from, to, .. } => [from, to].iter().any(|c| *c == s || *c == t),
+                MoveKind::Pass => true,
+            };
+            if keep {
+                i += 1;
+            } else {
+                moves.swap_remove(i);
+            }
         }
     }
 

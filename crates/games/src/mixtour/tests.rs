@@ -530,6 +530,9 @@ fn random_playouts_keep_every_invariant() {
                 "count differs in {}",
                 p.fen()
             );
+            if game < 300 {
+                slow::check_threats(&p);
+            }
             let before = p;
             let mv = moves[rng.gen_range(0..moves.len())];
             p.play(mv);
@@ -672,3 +675,4 @@ fn tactical_positions_reach_scoring_and_passes_within_perft() {
         "removals {removals}, passes {passes}"
     );
 }
+

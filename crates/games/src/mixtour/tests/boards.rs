@@ -2,7 +2,7 @@
 //! sentence by sentence, position strings of every shape, and the fast
 //! generator against the slow one (`slow.rs`) on random grids.
 
-use super::slow::{fast_texts, Slow};
+use super::slow::{self, fast_texts, Slow};
 use crate::mixtour::{Mixtour, MixtourGrid, MixtourVariant};
 use crate::{find_legal, perft, perft::perft_with, Game, GameResult};
 use rand::{Rng, SeedableRng};
@@ -297,6 +297,9 @@ fn check_playout(mut p: MixtourGrid, rng: &mut impl Rng, max_plies: usize) -> us
         p.generate_moves(&mut moves);
         assert_eq!(fast_texts(&p), slow.move_texts(), "moves in {}", p.fen());
         assert_eq!(p.count_moves(), moves.len() as u64, "count in {}", p.fen());
+        if plies % 4 == 0 {
+            slow::check_threats(&p);
+        }
         let mv = moves[rng.gen_range(0..moves.len())];
         let text = mv.to_string();
         let slow_mv = slow

@@ -222,6 +222,44 @@ impl Slow {
         self.side = 1 - side;
     }
 
+    /// Whether the side to move has a move that reaches its goal at once.
+    pub fn wins_now(&self) -> bool {
+        self.moves().iter().any(|mv| {
+            let mut after = self.clone();
+            after.play(mv);
+            after.scores[self.side] >= self.goal
+        })
+    }
+
+    /// Whether the opponent would win at once if it were their turn now
+    /// (with no take-back ban: their turn would come after a move of ours).
+    pub fn threatened(&self) -> bool {
+        let mut theirs = self.clone();
+        theirs.side = 1 - self.side;
+        theirs.last = None;
+        theirs.passes = 0;
+        theirs.wins_now()
+    }
+
+    /// The moves after which the opponent has no win at once: the game
+    /// over but not won by them, or going on with no win in one for them.
+    pub fn parries(&self) -> Vec<String> {
+        let opponent = 1 - self.side;
+        self.moves()
+            .iter()
+            .filter(|mv| {
+                let mut after = self.clone();
+                after.play(mv);
+                if after.over() {
+                    after.scores[opponent] < after.goal
+                } else {
+                    !after.wins_now()
+                }
+            })
+            .map(SlowMove::text)
+            .collect()
+    }
+
     /// Leaves of the move tree `depth` plies deep (a finished game has no
     /// children), the last ply counted without playing it.
     pub fn perft(&self, depth: u32) -> u64 {
@@ -260,4 +298,42 @@ pub fn fast_texts<G: Game>(pos: &G) -> Vec<String> {
     let mut texts: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
     texts.sort();
     texts
+}
+
+/// Checks the fast wins in one, threats and parry candidates of `pos` (a
+/// game not over) against the rules: `winning_move` is a legal move that
+/// wins when the slow rules say one exists, `threatened` is theirs, and
+/// with no win in one every move that parries a threat is among the
+/// candidates, all legal.
+pub fn check_threats<B: Board>(pos: &Position<B>) {
+    let slow = Slow::of(pos);
+    let legal = fast_texts(pos);
+    match pos.winning_move() {
+        Some(mv) => {
+            assert!(slow.wins_now(), "no win in one in {}", pos.fen());
+            assert!(legal.contains(&mv.to_string()), "{mv} in {}", pos.fen());
+            let mut after = *pos;
+            after.play(mv);
+            let won = after.outcome().result().and_then(|r| r.winner());
+            assert_eq!(won, Some(pos.side_to_move()), "{mv} in {}", pos.fen());
+        }
+        None => assert!(!slow.wins_now(), "a win in one missed in {}", pos.fen()),
+    }
+    assert_eq!(pos.threatened(), slow.threatened(), "{}", pos.fen());
+    // (The search asks for parries only when it has no win in one.)
+    if pos.threatened() && pos.winning_move().is_none() {
+        let mut candidates = Vec::new();
+        pos.parry_candidates(&mut candidates);
+        let candidates: Vec<String> = candidates.iter().map(|m| m.to_string()).collect();
+        for parry in slow.parries() {
+            assert!(
+                candidates.contains(&parry),
+                "the parry {parry} is not a candidate in {}",
+                pos.fen()
+            );
+        }
+        for c in &candidates {
+            assert!(legal.contains(c), "{c} is not legal in {}", pos.fen());
+        }
+    }
 }
