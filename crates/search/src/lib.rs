@@ -192,6 +192,9 @@ struct Thread<'a, G: Game> {
     root_allowed: Option<Vec<G::Move>>,
     /// MultiPV: root moves already given a line in this iteration.
     root_excluded: Vec<G::Move>,
+    /// The root's best line so far in this iteration, with its score: a
+    /// root move searched to the full depth that raised alpha.
+    root_line: Option<(i32, Vec<G::Move>)>,
     /// Per ply: whether the move into it was a null move (never two in a row).
     nulled: Vec<bool>,
     /// Per ply: what the evaluation keeps of the position there
@@ -506,6 +509,9 @@ impl<G: Game> Thread<'_, G> {
                 if score > alpha {
                     alpha = score;
                     self.update_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_line = Some((score, self.pv[0].clone()));
+                    }
                     if alpha >= beta {
                         self.reward(pos, mv, ply, depth, &moves[..i]);
                         break;
@@ -833,6 +839,7 @@ fn new_thread<'a, G: Game>(
         exact,
         root_allowed: None,
         root_excluded: Vec::new(),
+        root_line: None,
         nulled: vec![false; MAX_PLY + 2],
         evals: vec![G::Eval::default(); MAX_PLY + 2],
     }
@@ -861,13 +868,27 @@ fn iterate<G: Game>(
         let mut found: Vec<(i32, Vec<G::Move>)> = Vec::with_capacity(lines);
         t.root_excluded.clear();
         for k in 0..lines {
+            t.root_line = None;
             let score = t.aspirate(root, depth, guesses.get(k).copied());
             let pv = t.pv[0].clone();
             if t.stopped {
-                // An interrupted iteration is used only if it found a move at
-                // all and is not the first: the previous complete one is more
-                // trustworthy.
-                if best.is_none() && found.is_empty() && !pv.is_empty() {
+                // An interrupted iteration still counts with one line: the
+                // root moves it searched to the full depth were the
+                // previous best first, then any that beat it, so its best
+                // so far is at least as good as the last iteration's.
+                if k == 0 && lines == 1 {
+                    if let Some((score, pv)) = t.root_line.take() {
+                        if let Some(b) = best.as_mut() {
+                            if b.best != pv[0] {
+                                b.best = pv[0];
+                                b.score = score;
+                                b.pv = pv;
+                            }
+                        } else {
+                            found.push((score, pv));
+                        }
+                    }
+                } else if best.is_none() && found.is_empty() && !pv.is_empty() {
                     found.push((score, pv));
                 }
                 break;
