@@ -30,7 +30,9 @@ pub const MAX_DEPTH: i32 = 100;
 /// The tunable numbers (pruning, reductions, aspiration, quiescence, time
 /// use): `params`, constants unless built with the `tune` feature.
 use params as p;
+pub use params::Profile;
 
+const X_IIR: bool = option_env!("SF_IIR").is_some();
 /// Time and the stop flag are looked at every this many nodes.
 const CHECK_EVERY: u64 = 1024;
 /// Lazy SMP: helper threads deepen by this many plies per iteration.
@@ -44,9 +46,9 @@ const HISTORY_MAX: i32 = 1 << 20;
 /// `lmr_min_depth` on, are searched `ln(depth) * ln(index) / divisor + base`
 /// plies shallower first (base and divisor in hundredths), and again at full
 /// depth only if they beat alpha.
-fn lmr(depth: i32, index: usize) -> i32 {
-    let base = f64::from(p::lmr_base()) / 100.0;
-    let divisor = f64::from(p::lmr_divisor()) / 100.0;
+fn lmr(profile: Profile, depth: i32, index: usize) -> i32 {
+    let base = f64::from(p::lmr_base(profile)) / 100.0;
+    let divisor = f64::from(p::lmr_divisor(profile)) / 100.0;
     (base + (depth as f64).ln() * (index as f64).ln() / divisor) as i32
 }
 
@@ -195,6 +197,8 @@ struct Thread<'a, G: Game> {
     /// The root's best line so far in this iteration, with its score: a
     /// root move searched to the full depth that raised alpha.
     root_line: Option<(i32, Vec<G::Move>)>,
+    /// Which of the tuned sets of numbers this game searches with.
+    profile: Profile,
     /// Per ply: whether the move into it was a null move (never two in a row).
     nulled: Vec<bool>,
     /// Per ply: what the evaluation keeps of the position there
@@ -344,7 +348,7 @@ impl<G: Game> Thread<'_, G> {
     fn negamax_body<const V3: bool>(
         &mut self,
         pos: &G,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         mut alpha: i32,
         mut beta: i32,
@@ -401,10 +405,16 @@ impl<G: Game> Thread<'_, G> {
             }
         }
 
+        // Internal iterative reduction: a node the table knows nothing
+        // about is likely not worth the full depth.
+        if X_IIR && tt_move == 0 && depth >= 4 && !self.exact {
+            depth -= 1;
+        }
+
         if !pv_node
             && !self.exact
             && ply > 0
-            && depth >= p::nmp_min_depth()
+            && depth >= p::nmp_min_depth(self.profile)
             && !self.nulled[ply]
             && beta.abs() < WIN_BOUND
         {
@@ -415,7 +425,7 @@ impl<G: Game> Thread<'_, G> {
                     self.eval_child(pos, null, &child, ply);
                     // A pass after a pass would end the game: no free move.
                     if !child.outcome().is_over() {
-                        let r = p::nmp_base() + depth / p::nmp_divisor();
+                        let r = p::nmp_base(self.profile) + depth / p::nmp_divisor(self.profile);
                         self.keys.push(child.repetition_key());
                         self.nulled[ply + 1] = true;
                         let s =
@@ -462,8 +472,10 @@ impl<G: Game> Thread<'_, G> {
             // moves run long, the rest are not worth a look.
             if !pv_node
                 && !self.exact
-                && depth <= p::lmp_max_depth()
-                && i >= (p::lmp_base() + p::lmp_per_depth2() * depth * depth) as usize
+                && depth <= p::lmp_max_depth(self.profile)
+                && i >= (p::lmp_base(self.profile)
+                    + p::lmp_per_depth2(self.profile) * depth * depth)
+                    as usize
                 && keys[i] < ORDER_KILLER[1]
                 && best > -WIN_BOUND
             {
@@ -478,11 +490,11 @@ impl<G: Game> Thread<'_, G> {
             } else {
                 let quiet = keys[i] < ORDER_KILLER[1];
                 let reduction = if quiet
-                    && depth >= p::lmr_min_depth()
-                    && i >= p::lmr_min_moves() as usize
+                    && depth >= p::lmr_min_depth(self.profile)
+                    && i >= p::lmr_min_moves(self.profile) as usize
                     && !self.exact
                 {
-                    lmr(depth, i).min(depth - 2)
+                    lmr(self.profile, depth, i).min(depth - 2)
                 } else {
                     0
                 };
@@ -609,7 +621,7 @@ impl<G: Game> Thread<'_, G> {
         if self.stopped {
             return 0;
         }
-        if stand >= beta || ply >= MAX_PLY || qply >= p::qsearch_max_plies() {
+        if stand >= beta || ply >= MAX_PLY || qply >= p::qsearch_max_plies(self.profile) {
             return stand;
         }
         alpha = alpha.max(stand);
@@ -681,9 +693,9 @@ impl<G: Game> Thread<'_, G> {
 
     /// One iteration at the root with an aspiration window around `guess`.
     fn aspirate(&mut self, root: &G, depth: i32, guess: Option<i32>) -> i32 {
-        let mut delta = p::aspiration_window();
+        let mut delta = p::aspiration_window(self.profile);
         let (mut alpha, mut beta) = match guess {
-            Some(g) if depth >= p::aspiration_min_depth() && g.abs() < WIN_BOUND => {
+            Some(g) if depth >= p::aspiration_min_depth(self.profile) && g.abs() < WIN_BOUND => {
                 (g - delta, g + delta)
             }
             _ => (-WIN, WIN),
@@ -779,7 +791,7 @@ pub fn search<G: Game>(
     let mut result = seam::with_helpers(
         helper_heur.iter_mut().take(threads - 1),
         |i, heur| {
-            let mut t = new_thread::<G>(shared_ref, deadline, limits, false, heur, history, false);
+            let mut t = new_thread::<G>(root, shared_ref, deadline, limits, false, heur, history);
             t.root_allowed = allowed.clone();
             // Helpers search every other depth, staggered, so they run
             // ahead of the main thread and fill the table for it instead
@@ -795,14 +807,15 @@ pub fn search<G: Game>(
         },
         || {
             let mut t = new_thread::<G>(
+                root,
                 shared_ref,
                 deadline,
                 limits,
                 true,
                 &mut main_heur[0],
                 history,
-                params.exact,
             );
+            t.exact = params.exact;
             t.root_allowed = allowed.clone();
             let mut result = iterate(&mut t, root, 1, 1, lines, report).unwrap_or(fallback);
             result.nodes = t.nodes;
@@ -815,13 +828,13 @@ pub fn search<G: Game>(
 }
 
 fn new_thread<'a, G: Game>(
+    root: &G,
     shared: &'a Shared,
     deadline: Deadline,
     limits: &'a Limits,
     main: bool,
     heur: &'a mut Heuristics,
     history: &[u64],
-    exact: bool,
 ) -> Thread<'a, G> {
     Thread {
         shared,
@@ -836,10 +849,11 @@ fn new_thread<'a, G: Game>(
         nodes: 0,
         seldepth: 0,
         stopped: false,
-        exact,
+        exact: false,
         root_allowed: None,
         root_excluded: Vec::new(),
         root_line: None,
+        profile: Profile::of(root),
         nulled: vec![false; MAX_PLY + 2],
         evals: vec![G::Eval::default(); MAX_PLY + 2],
     }
@@ -963,7 +977,7 @@ pub fn root_scores<G: Game>(
 ) -> (Vec<(G::Move, i32)>, u64) {
     let deadline = Deadline::new(limits, move_overhead_ms);
     shared.tt.new_search();
-    let mut t = new_thread::<G>(shared, deadline, limits, true, heuristics, history, false);
+    let mut t = new_thread::<G>(root, shared, deadline, limits, true, heuristics, history);
     let depth = limits.depth.unwrap_or(1).max(1);
     let mut moves = Vec::new();
     root.generate_moves(&mut moves);

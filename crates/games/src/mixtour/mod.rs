@@ -753,9 +753,8 @@ impl<B: Board> Game for Position<B> {
     fn parry_candidates(&self, moves: &mut Vec<Move<B>>) {
         let start = moves.len();
         self.generate_moves(moves);
-        let Some(MoveKind::Stack { from: s, to: t, .. }) = self
-            .winning_move_for(self.side.opponent())
-            .map(Move::kind)
+        let Some(MoveKind::Stack { from: s, to: t, .. }) =
+            self.winning_move_for(self.side.opponent()).map(Move::kind)
         else {
             return;
         };

@@ -675,4 +675,3 @@ fn tactical_positions_reach_scoring_and_passes_within_perft() {
         "removals {removals}, passes {passes}"
     );
 }
-
