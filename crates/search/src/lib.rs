@@ -32,7 +32,6 @@ pub const MAX_DEPTH: i32 = 100;
 use params as p;
 pub use params::Profile;
 
-const X_IIR: bool = option_env!("SF_IIR").is_some();
 /// Time and the stop flag are looked at every this many nodes.
 const CHECK_EVERY: u64 = 1024;
 /// Lazy SMP: helper threads deepen by this many plies per iteration.
@@ -202,8 +201,12 @@ struct Thread<'a, G: Game> {
     /// Per ply: whether the move into it was a null move (never two in a row).
     nulled: Vec<bool>,
     /// Per ply: what the evaluation keeps of the position there
-    /// (`Game::Eval`), set from the ply before by each move.
+    /// (`Game::Eval`), made from the ply before when first needed
+    /// (`ensure_eval`); whether it is made for the position there now;
+    /// and the move that led there.
     evals: Vec<G::Eval>,
+    eval_ready: Vec<bool>,
+    made: Vec<Option<G::Move>>,
 }
 
 impl<G: Game> Thread<'_, G> {
@@ -213,12 +216,32 @@ impl<G: Game> Thread<'_, G> {
         self.root_allowed.is_some() || !self.root_excluded.is_empty()
     }
 
-    /// The evaluation's state at `ply + 1` for `child`, `pos` (at `ply`)
-    /// after `mv`.
+    /// Notes that the position at `ply + 1` is now the one after `mv`,
+    /// whose evaluation's state is made only if it is needed
+    /// (`ensure_eval`): many children end before they evaluate (the
+    /// table, a win in one, a finished game).
     #[inline(always)]
-    fn eval_child(&mut self, pos: &G, mv: G::Move, child: &G, ply: usize) {
-        let (done, next) = self.evals.split_at_mut(ply + 1);
-        pos.eval_update(mv, child, &done[ply], &mut next[0]);
+    fn enter_child(&mut self, mv: G::Move, ply: usize) {
+        self.made[ply + 1] = Some(mv);
+        self.eval_ready[ply + 1] = false;
+    }
+
+    /// Makes the evaluation's state of `pos` at `ply` if it is not made
+    /// yet: from its `parent`'s (ready: a position makes its own before
+    /// it plays a move) and the move between, or from scratch at the root.
+    #[inline(always)]
+    fn ensure_eval(&mut self, pos: &G, parent: Option<&G>, ply: usize) {
+        if self.eval_ready[ply] {
+            return;
+        }
+        match (parent, self.made[ply]) {
+            (Some(parent), Some(mv)) if ply > 0 => {
+                let (done, next) = self.evals.split_at_mut(ply);
+                parent.eval_update(mv, pos, &done[ply - 1], &mut next[0]);
+            }
+            _ => pos.eval_refresh(&mut self.evals[ply]),
+        }
+        self.eval_ready[ply] = true;
     }
 
     fn should_stop(&mut self) -> bool {
@@ -319,28 +342,35 @@ impl<G: Game> Thread<'_, G> {
     fn negamax<const V3: bool>(
         &mut self,
         pos: &G,
+        parent: Option<&G>,
         depth: i32,
         ply: usize,
-        alpha: i32,
-        beta: i32,
+        window: (i32, i32),
     ) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if V3 {
             // Safety: `V3` is true only below a `has_v3()` (`aspirate`).
-            return unsafe { self.negamax_v3(pos, depth, ply, alpha, beta) };
+            return unsafe { self.negamax_v3(pos, parent, depth, ply, window) };
         }
-        self.negamax_base(pos, depth, ply, alpha, beta)
+        self.negamax_base(pos, parent, depth, ply, window)
     }
 
-    fn negamax_base(&mut self, pos: &G, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
-        self.negamax_body::<false>(pos, depth, ply, alpha, beta)
+    fn negamax_base(
+        &mut self,
+        pos: &G,
+        parent: Option<&G>,
+        depth: i32,
+        ply: usize,
+        window: (i32, i32),
+    ) -> i32 {
+        self.negamax_body::<false>(pos, parent, depth, ply, window)
     }
 
     stackfish_games::v3_fn! {
         /// # Safety
         /// The CPU has x86-64-v3 (`cpu::has_v3`).
-        unsafe fn negamax_v3(&mut self, pos: &G, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
-            self.negamax_body::<true>(pos, depth, ply, alpha, beta)
+        unsafe fn negamax_v3(&mut self, pos: &G, parent: Option<&G>, depth: i32, ply: usize, window: (i32, i32)) -> i32 {
+            self.negamax_body::<true>(pos, parent, depth, ply, window)
         }
     }
 
@@ -348,10 +378,10 @@ impl<G: Game> Thread<'_, G> {
     fn negamax_body<const V3: bool>(
         &mut self,
         pos: &G,
-        mut depth: i32,
+        parent: Option<&G>,
+        depth: i32,
         ply: usize,
-        mut alpha: i32,
-        mut beta: i32,
+        (mut alpha, mut beta): (i32, i32),
     ) -> i32 {
         let pv_node = beta - alpha > 1;
         self.pv[ply].clear();
@@ -378,15 +408,14 @@ impl<G: Game> Thread<'_, G> {
                 return WIN - ply as i32 - 1;
             }
         }
-        if ply == 0 {
-            pos.eval_refresh(&mut self.evals[0]);
-        }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.quiesce::<V3>(pos, ply, 0, alpha, beta);
+            return self.quiesce::<V3>(pos, parent, ply, 0, (alpha, beta));
         }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
-        if ply > 0 && self.should_stop() {
+        // The root too: an aspiration re-search enters it again, and two
+        // counts with no look at the limit between would overshoot it.
+        if self.should_stop() {
             return 0;
         }
 
@@ -405,12 +434,6 @@ impl<G: Game> Thread<'_, G> {
             }
         }
 
-        // Internal iterative reduction: a node the table knows nothing
-        // about is likely not worth the full depth.
-        if X_IIR && tt_move == 0 && depth >= 4 && !self.exact {
-            depth -= 1;
-        }
-
         if !pv_node
             && !self.exact
             && ply > 0
@@ -419,17 +442,23 @@ impl<G: Game> Thread<'_, G> {
             && beta.abs() < WIN_BOUND
         {
             if let Some(null) = pos.null_move() {
+                self.ensure_eval(pos, parent, ply);
                 if pos.evaluate_with(&self.evals[ply]) >= beta {
                     let mut child = pos.clone();
                     child.play(null);
-                    self.eval_child(pos, null, &child, ply);
+                    self.enter_child(null, ply);
                     // A pass after a pass would end the game: no free move.
                     if !child.outcome().is_over() {
                         let r = p::nmp_base(self.profile) + depth / p::nmp_divisor(self.profile);
                         self.keys.push(child.repetition_key());
                         self.nulled[ply + 1] = true;
-                        let s =
-                            -self.negamax::<V3>(&child, depth - 1 - r, ply + 1, -beta, -beta + 1);
+                        let s = -self.negamax::<V3>(
+                            &child,
+                            Some(pos),
+                            depth - 1 - r,
+                            ply + 1,
+                            (-beta, -beta + 1),
+                        );
                         self.nulled[ply + 1] = false;
                         self.keys.pop();
                         if self.stopped {
@@ -457,6 +486,7 @@ impl<G: Game> Thread<'_, G> {
         let mut keys = std::mem::take(&mut self.order_keys[ply]);
         self.order(pos, &moves, tt_move, ply, &mut keys);
 
+        self.ensure_eval(pos, parent, ply);
         let original_alpha = alpha;
         let mut best = -WIN;
         let mut best_move = None;
@@ -483,10 +513,11 @@ impl<G: Game> Thread<'_, G> {
             }
             let mut child = pos.clone();
             child.play(mv);
-            self.eval_child(pos, mv, &child, ply);
+            self.enter_child(mv, ply);
             self.keys.push(child.repetition_key());
+            let here = Some(pos);
             let score = if i == 0 {
-                -self.negamax::<V3>(&child, depth - 1, ply + 1, -beta, -alpha)
+                -self.negamax::<V3>(&child, here, depth - 1, ply + 1, (-beta, -alpha))
             } else {
                 let quiet = keys[i] < ORDER_KILLER[1];
                 let reduction = if quiet
@@ -498,13 +529,15 @@ impl<G: Game> Thread<'_, G> {
                 } else {
                     0
                 };
+                let null_window = (-alpha - 1, -alpha);
                 let mut s =
-                    -self.negamax::<V3>(&child, depth - 1 - reduction, ply + 1, -alpha - 1, -alpha);
-                if reduction > 0 && s > alpha {
-                    s = -self.negamax::<V3>(&child, depth - 1, ply + 1, -alpha - 1, -alpha);
+                    -self.negamax::<V3>(&child, here, depth - 1 - reduction, ply + 1, null_window);
+                // (A stopped search returns 0, which is no reason to search again.)
+                if reduction > 0 && s > alpha && !self.stopped {
+                    s = -self.negamax::<V3>(&child, here, depth - 1, ply + 1, null_window);
                 }
-                if s > alpha && s < beta {
-                    -self.negamax::<V3>(&child, depth - 1, ply + 1, -beta, -alpha)
+                if s > alpha && s < beta && !self.stopped {
+                    -self.negamax::<V3>(&child, here, depth - 1, ply + 1, (-beta, -alpha))
                 } else {
                     s
                 }
@@ -556,28 +589,35 @@ impl<G: Game> Thread<'_, G> {
     fn quiesce<const V3: bool>(
         &mut self,
         pos: &G,
+        parent: Option<&G>,
         ply: usize,
         qply: i32,
-        alpha: i32,
-        beta: i32,
+        window: (i32, i32),
     ) -> i32 {
         #[cfg(target_arch = "x86_64")]
         if V3 {
             // Safety: as in `negamax`.
-            return unsafe { self.quiesce_v3(pos, ply, qply, alpha, beta) };
+            return unsafe { self.quiesce_v3(pos, parent, ply, qply, window) };
         }
-        self.quiesce_base(pos, ply, qply, alpha, beta)
+        self.quiesce_base(pos, parent, ply, qply, window)
     }
 
-    fn quiesce_base(&mut self, pos: &G, ply: usize, qply: i32, alpha: i32, beta: i32) -> i32 {
-        self.quiesce_body::<false>(pos, ply, qply, alpha, beta)
+    fn quiesce_base(
+        &mut self,
+        pos: &G,
+        parent: Option<&G>,
+        ply: usize,
+        qply: i32,
+        window: (i32, i32),
+    ) -> i32 {
+        self.quiesce_body::<false>(pos, parent, ply, qply, window)
     }
 
     stackfish_games::v3_fn! {
         /// # Safety
         /// The CPU has x86-64-v3 (`cpu::has_v3`).
-        unsafe fn quiesce_v3(&mut self, pos: &G, ply: usize, qply: i32, alpha: i32, beta: i32) -> i32 {
-            self.quiesce_body::<true>(pos, ply, qply, alpha, beta)
+        unsafe fn quiesce_v3(&mut self, pos: &G, parent: Option<&G>, ply: usize, qply: i32, window: (i32, i32)) -> i32 {
+            self.quiesce_body::<true>(pos, parent, ply, qply, window)
         }
     }
 
@@ -585,10 +625,10 @@ impl<G: Game> Thread<'_, G> {
     fn quiesce_body<const V3: bool>(
         &mut self,
         pos: &G,
+        parent: Option<&G>,
         ply: usize,
         qply: i32,
-        mut alpha: i32,
-        beta: i32,
+        (mut alpha, beta): (i32, i32),
     ) -> i32 {
         self.pv[ply].clear();
         if let Outcome::Over { result, .. } = pos.outcome() {
@@ -603,6 +643,7 @@ impl<G: Game> Thread<'_, G> {
             self.pv[ply].push(mv);
             return WIN - ply as i32 - 1;
         }
+        self.ensure_eval(pos, parent, ply);
         let stand = pos
             .evaluate_with(&self.evals[ply])
             .clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
@@ -615,6 +656,7 @@ impl<G: Game> Thread<'_, G> {
             && ply < MAX_PLY
             && pos.threatened()
             && !self.can_parry(pos, ply)
+            && !self.stopped
         {
             return -(WIN - ply as i32 - 2);
         }
@@ -633,8 +675,9 @@ impl<G: Game> Thread<'_, G> {
         for &mv in &moves {
             let mut child = pos.clone();
             child.play(mv);
-            self.eval_child(pos, mv, &child, ply);
-            let score = -self.quiesce::<V3>(&child, ply + 1, qply + 1, -beta, -alpha);
+            self.enter_child(mv, ply);
+            let window = (-beta, -alpha);
+            let score = -self.quiesce::<V3>(&child, Some(pos), ply + 1, qply + 1, window);
             if self.stopped {
                 break;
             }
@@ -676,14 +719,14 @@ impl<G: Game> Thread<'_, G> {
                 break;
             }
             self.nodes += 1;
+            if self.should_stop() {
+                break;
+            }
             self.keys.push(child.repetition_key());
             let repeated = self.is_repetition();
             self.keys.pop();
             if repeated || child.winning_move().is_none() {
                 parried = true;
-                break;
-            }
-            if self.should_stop() {
                 break;
             }
         }
@@ -702,9 +745,9 @@ impl<G: Game> Thread<'_, G> {
         };
         loop {
             let score = if stackfish_games::cpu::has_v3() {
-                self.negamax::<true>(root, depth, 0, alpha, beta)
+                self.negamax::<true>(root, None, depth, 0, (alpha, beta))
             } else {
-                self.negamax::<false>(root, depth, 0, alpha, beta)
+                self.negamax::<false>(root, None, depth, 0, (alpha, beta))
             };
             if self.stopped {
                 return score;
@@ -856,6 +899,8 @@ fn new_thread<'a, G: Game>(
         profile: Profile::of(root),
         nulled: vec![false; MAX_PLY + 2],
         evals: vec![G::Eval::default(); MAX_PLY + 2],
+        eval_ready: vec![false; MAX_PLY + 2],
+        made: vec![None; MAX_PLY + 2],
     }
 }
 
@@ -985,13 +1030,13 @@ pub fn root_scores<G: Game>(
         moves.retain(|m| only.contains(m));
     }
     let mut scored = Vec::with_capacity(moves.len());
-    root.eval_refresh(&mut t.evals[0]);
+    t.ensure_eval(root, None, 0);
     for mv in moves {
         let mut child = root.clone();
         child.play(mv);
-        t.eval_child(root, mv, &child, 0);
+        t.enter_child(mv, 0);
         t.keys.push(child.repetition_key());
-        let score = -t.negamax::<false>(&child, depth - 1, 1, -WIN, WIN);
+        let score = -t.negamax::<false>(&child, Some(root), depth - 1, 1, (-WIN, WIN));
         t.keys.pop();
         if t.stopped && !scored.is_empty() {
             break;
