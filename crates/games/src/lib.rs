@@ -392,6 +392,19 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
         self.generate_moves(moves);
     }
 
+    /// Appends the noisy moves quiescence searches: every legal noisy move
+    /// but those that lose the game at once (by default, every legal
+    /// noisy move).
+    fn noisy_moves(&self, moves: &mut Vec<Self::Move>) {
+        let start = moves.len();
+        self.generate_moves(moves);
+        let mut i = 0;
+        moves.retain(|&m| {
+            i += 1;
+            i <= start || self.is_noisy(m)
+        });
+    }
+
     /// A move that only hands the turn to the opponent (Mixtour's pass),
     /// for null-move pruning: the search plays it where it need not be
     /// legal, to ask whether the opponent could hurt us even with a free

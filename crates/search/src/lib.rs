@@ -669,8 +669,7 @@ impl<G: Game> Thread<'_, G> {
         alpha = alpha.max(stand);
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
-        pos.generate_moves(&mut moves);
-        moves.retain(|&m| pos.is_noisy(m));
+        pos.noisy_moves(&mut moves);
         let mut best = stand;
         for &mv in &moves {
             let mut child = pos.clone();

@@ -594,6 +594,29 @@ impl<B: Board> Position<B> {
         None
     }
 
+    /// The towers quiescence tries (`Game::noisy_moves`).
+    #[inline(always)]
+    fn towers(&self, moves: &mut Vec<Move<B>>) {
+        let them = self.side.opponent();
+        let mut tops = self.occupied();
+        if u32::from(self.score(them)) + 1 >= u32::from(self.goal) {
+            tops &= !self.tops(them);
+        }
+        let exact = self.exact_heights();
+        let sources = self.sources_all(&exact);
+        for (d, by_height) in sources.iter().enumerate() {
+            for (k, &s) in by_height.iter().enumerate() {
+                let need = 4 - k;
+                for from in (s & tops & self.at_least(need)).cells() {
+                    let to = B::walk(B::Bits::bit(from), tables::opposite(d), k + 1).first();
+                    for count in need..=self.height(from as u8) as usize {
+                        moves.push(Move::stack(count as u8, from as u8, to as u8));
+                    }
+                }
+            }
+        }
+    }
+
     #[inline(always)]
     fn count_moves_inline(&self) -> u64 {
         let placements = if self.reserve(self.side) > 0 {
@@ -759,19 +782,26 @@ impl<B: Board> Game for Position<B> {
             return;
         };
         let (_, between) = B::line(s as usize, t as usize);
-        let mut i = start;
-        while i < moves.len() {
-            let keep = match moves[i].kind() {
-                MoveKind::Place(c) => between.has(c as usize),
-                MoveKind::Stack { from, to, .. } => [from, to].iter().any(|c| *c == s || *c == t),
-                MoveKind::Pass => true,
-            };
-            if keep {
-                i += 1;
-            } else {
-                moves.swap_remove(i);
-            }
-        }
+        let mut i = 0;
+        moves.retain(|m| {
+            i += 1;
+            i <= start
+                || match m.kind() {
+                    MoveKind::Place(c) => between.has(c as usize),
+                    MoveKind::Stack { from, to, .. } => {
+                        [from, to].iter().any(|c| *c == s || *c == t)
+                    }
+                    MoveKind::Pass => true,
+                }
+        });
+    }
+
+    /// The towers, straight from the bitboards: each source that reaches
+    /// a target of height k with at least 5 - k pieces, every count from
+    /// 5 - k up; none topped by the opponent when that point would reach
+    /// its goal. (The take-back rule never forbids a tower.)
+    fn noisy_moves(&self, moves: &mut Vec<Move<B>>) {
+        crate::cpu::fast!(self.towers(moves))
     }
 
     /// A pass changes nothing but the turn (and lifts the take-back ban).

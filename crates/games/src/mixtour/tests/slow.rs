@@ -300,11 +300,12 @@ pub fn fast_texts<G: Game>(pos: &G) -> Vec<String> {
     texts
 }
 
-/// Checks the fast wins in one, threats and parry candidates of `pos` (a
-/// game not over) against the rules: `winning_move` is a legal move that
-/// wins when the slow rules say one exists, `threatened` is theirs, and
-/// with no win in one every move that parries a threat is among the
-/// candidates, all legal.
+/// Checks the fast wins in one, threats, towers and parry candidates of
+/// `pos` (a game not over) against the rules: `winning_move` is a legal
+/// move that wins when the slow rules say one exists, `threatened` is
+/// theirs, `noisy_moves` are the towers that do not hand the opponent the
+/// game, and with no win in one every move that parries a threat is among
+/// the candidates, all legal.
 pub fn check_threats<B: Board>(pos: &Position<B>) {
     let slow = Slow::of(pos);
     let legal = fast_texts(pos);
@@ -320,6 +321,26 @@ pub fn check_threats<B: Board>(pos: &Position<B>) {
         None => assert!(!slow.wins_now(), "a win in one missed in {}", pos.fen()),
     }
     assert_eq!(pos.threatened(), slow.threatened(), "{}", pos.fen());
+    // The towers quiescence tries: the slow rules' moves that complete a
+    // tower, less those that hand the opponent the game.
+    let mut noisy = Vec::new();
+    pos.noisy_moves(&mut noisy);
+    let mut noisy: Vec<String> = noisy.iter().map(|m| m.to_string()).collect();
+    noisy.sort();
+    let opponent = 1 - slow.side;
+    let mut towers: Vec<String> = slow
+        .moves()
+        .iter()
+        .filter(|mv| {
+            let mut after = slow.clone();
+            after.play(mv);
+            let towered = after.scores != slow.scores;
+            towered && after.scores[opponent] < after.goal
+        })
+        .map(SlowMove::text)
+        .collect();
+    towers.sort();
+    assert_eq!(noisy, towers, "towers in {}", pos.fen());
     // (The search asks for parries only when it has no win in one.)
     if pos.threatened() && pos.winning_move().is_none() {
         let mut candidates = Vec::new();
