@@ -434,6 +434,22 @@ impl<G: Game> Thread<'_, G> {
             }
         }
 
+        // Reverse futility pruning: near the horizon, a position that beats
+        // beta by a margin a ply is cut, unless a win in one against it
+        // makes its evaluation meaningless.
+        if !pv_node
+            && !self.exact
+            && ply > 0
+            && depth <= p::rfp_max_depth(self.profile)
+            && beta.abs() < WIN_BOUND
+        {
+            self.ensure_eval(pos, parent, ply);
+            let eval = pos.evaluate_with(&self.evals[ply]);
+            if eval - p::rfp_margin(self.profile) * depth >= beta && !pos.threatened() {
+                return eval;
+            }
+        }
+
         if !pv_node
             && !self.exact
             && ply > 0

@@ -161,6 +161,11 @@ params! {
         /// `base + per_depth2 * depth^2`.
         lmp_base: "LmpBase" = [6, 6, 6], 1..=30, c_end 1.0, r_end 0.002;
         lmp_per_depth2: "LmpPerDepth2" = [4, 4, 4], 0..=16, c_end 0.5, r_end 0.002;
+        /// Reverse futility pruning at most this deep (0: never): a node
+        /// whose evaluation beats beta by `rfp_margin` a ply of depth, and
+        /// whose side faces no win in one, returns its evaluation.
+        rfp_max_depth: "RfpMaxDepth" = [0, 0, 0], 0..=8, c_end 0.5, r_end 0.002;
+        rfp_margin: "RfpMargin" = [120, 120, 120], 10..=500, c_end 10.0, r_end 0.002;
         /// Null-move pruning from this depth on...
         nmp_min_depth: "NmpMinDepth" = [3, 3, 3], 1..=10, c_end 0.5, r_end 0.002;
         /// ... with a search `base + depth / divisor` plies shallower.
