@@ -60,6 +60,17 @@ pub trait Layout: 'static {
     /// Groups of inputs of which at most one is active at once, covering
     /// every input: with them `Network::check` bounds the sums.
     fn groups() -> Vec<Range<usize>>;
+
+    /// What else the game's engine needs of a network, checked after
+    /// everything else `Network::check` checks (Focus: its linear part
+    /// kept beside the sums fits their 16 bits). Nothing by default.
+    fn check_layout(net: &Network<Self>) -> Result<(), NetworkError>
+    where
+        Self: Sized,
+    {
+        let _ = net;
+        Ok(())
+    }
 }
 
 /// Why bytes are not a network this build can load.
@@ -104,6 +115,9 @@ pub enum NetworkError {
     /// The sums of the first layer are kept in 16 bits.
     #[error("hidden unit {unit} can sum to {bound}, beyond the 16 bits its accumulator has")]
     Accumulator { unit: usize, bound: i64 },
+    /// Focus keeps its linear part with the sums (`coinstack::nnue`).
+    #[error("the linear features can sum to {bound}, beyond the 16 bits they are kept in")]
+    Linear { bound: i64 },
     /// The output layer is summed in 32 bits.
     #[error("the output weights can sum to {bound}, beyond 32 bits")]
     Output { bound: i64 },
@@ -342,7 +356,7 @@ impl<L: Layout> Network<L> {
         if bound > i64::from(i32::MAX) {
             return Err(NetworkError::Output { bound });
         }
-        Ok(())
+        L::check_layout(self)
     }
 
     /// Row `input` of the first layer.
@@ -515,7 +529,8 @@ impl Delta {
 /// search per ply (`Game::Eval`).
 #[derive(Clone, Debug, Default)]
 pub struct Accumulator {
-    /// The sums from player 1's view, then from player 2's, `hidden` each;
+    /// The sums from player 1's view, then from player 2's, `hidden` each
+    /// (Focus keeps its linear part after them: `coinstack::nnue::Paired`);
     /// meaningful only when `valid`.
     pub(crate) sums: Vec<i16>,
     /// Whether the sums are those of the position: false where the network

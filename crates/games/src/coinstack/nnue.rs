@@ -13,16 +13,22 @@
 //! one per reserve size 0 to 18 of each side, and one per count 0 to 18 of
 //! enemy coins each side has captured. At most 52 + 4 are active.
 //!
-//! The search keeps the first layer's sums per ply (`Accumulator`): a move
-//! changes its source and destination cells, the mover's reserve and the
-//! mover's captures, so a child's sums are its parent's plus and minus at
-//! most six rows of weights.
+//! The search keeps the first layer's sums per ply (`Accumulator`), for
+//! both views and with the linear terms beside them (`Paired`: each of
+//! them is a sum over the inputs): a move changes its source and
+//! destination cells, the mover's reserve and the mover's captures, so a
+//! child's sums are its parent's plus and minus at most eight rows of the
+//! paired table, in one pass for both views.
 
-use super::eval::{features, FEATURES};
-use super::tables::{BOARD, SIZE};
+use std::sync::OnceLock;
+
+#[cfg(test)]
+use super::eval::features;
+use super::eval::{FEATURES, NAMES};
+use super::tables::{BOARD, REACH, SIZE};
 use super::{CoinStack, CoinStackVariant, Move, MoveKind, Stack, COINS};
-use crate::nnue::Layout;
-use crate::{Game, Side};
+use crate::nnue::{Layout, QA, QB};
+use crate::{simd, Game, Side};
 
 pub use crate::nnue::{Accumulator, NetworkError};
 
@@ -67,6 +73,21 @@ impl Layout for FocusNet {
             .map(|c| c * CODES..(c + 1) * CODES)
             .chain((0..4).map(|g| RESERVE_INPUTS + g * COUNTS..RESERVE_INPUTS + (g + 1) * COUNTS))
             .collect()
+    }
+
+    /// The linear part is kept in a 16-bit lane beside the sums
+    /// (`Paired`): at most one input of each group is active, so its
+    /// largest share per group bounds it.
+    fn check_layout(net: &Network) -> Result<(), NetworkError> {
+        let shares = linear_part(&net.linear);
+        let bound: i64 = Self::groups()
+            .into_iter()
+            .map(|g| shares[g].iter().map(|s| s.abs()).max().unwrap_or(0))
+            .sum();
+        if bound > i64::from(i16::MAX) {
+            return Err(NetworkError::Linear { bound });
+        }
+        Ok(())
     }
 }
 
@@ -164,46 +185,280 @@ pub fn active(pos: &CoinStack, out: &mut [u16; MAX_ACTIVE]) -> usize {
     inputs(pos, pos.side_to_move(), out)
 }
 
-/// The network to evaluate `pos` with, if one does.
-#[inline]
-fn network_of(pos: &CoinStack) -> Option<&'static Network> {
+/// The network of `pos` laid out for the search, if a network evaluates
+/// it.
+#[inline(always)]
+fn paired_of(pos: &CoinStack) -> Option<&'static Paired> {
     if crate::ablate::ABLATED.is_some() || !applies(pos) {
         return None;
     }
-    network()
+    paired()
+}
+
+/// The network the search plays, laid out as `Paired`: built from
+/// `network()` at the first evaluation.
+#[inline(always)]
+fn paired() -> Option<&'static Paired> {
+    static PAIRED: OnceLock<Option<Paired>> = OnceLock::new();
+    PAIRED.get_or_init(|| network().map(Paired::new)).as_ref()
+}
+
+/// A Focus network laid out for the search, so that a move costs one pass
+/// over one list of rows. Per input, counted from player 1's view (the
+/// board as it is): the input's row of the first layer, the row of the
+/// same stack or count from player 2's view beside it, then one vector
+/// (`simd::LANES` lanes) whose first two lanes are the input's part of
+/// the linear features from each view. The kept sums (`Accumulator`) have
+/// the same layout: player 1's hidden sums, player 2's, the linear part.
+///
+/// The linear part is kept with the sums because every feature of
+/// `eval::features` is, in Focus, a sum over the inputs (a stack's height
+/// and owner on its cell, a count): `linear_part` gives each input its
+/// share. The one exception is `coin_in_play`'s floor at 0, which no
+/// position reached from the start meets (a side's reserve and the coins
+/// taken from it are at most its 18 coins), so in play the network's
+/// evaluation is `Network::evaluate` of the inputs and `features`
+/// exactly (a test compares them).
+pub struct Paired {
+    hidden: usize,
+    /// `2 * hidden + simd::LANES`.
+    width: usize,
+    /// `INPUTS` rows of `width`.
+    rows: Vec<i16>,
+    /// The biases of both views, then zeros: the sums of no input.
+    bias: Vec<i16>,
+    w2: Vec<i16>,
+    b2: i64,
+    /// The linear part's constant: the tempo feature is always 1.
+    tempo: i64,
+}
+
+impl Paired {
+    fn new(net: &Network) -> Paired {
+        let hidden = net.hidden();
+        let width = 2 * hidden + simd::LANES;
+        let linear = linear_part(&net.linear);
+        let mut rows = vec![0i16; INPUTS * width];
+        for (input, row) in rows.chunks_exact_mut(width).enumerate() {
+            let mirror = mirror_input(input);
+            row[..hidden].copy_from_slice(net.row(input));
+            row[hidden..2 * hidden].copy_from_slice(net.row(mirror));
+            // `Network::check` (`FocusNet::check_linear`) bounds the sums
+            // of these within 16 bits.
+            row[2 * hidden] = linear[input] as i16;
+            row[2 * hidden + 1] = linear[mirror] as i16;
+        }
+        let mut bias = vec![0i16; width];
+        bias[..hidden].copy_from_slice(&net.b1);
+        bias[hidden..2 * hidden].copy_from_slice(&net.b1);
+        Paired {
+            hidden,
+            width,
+            rows,
+            bias,
+            w2: net.w2.clone(),
+            b2: i64::from(net.b2),
+            tempo: i64::from(net.linear[TEMPO]),
+        }
+    }
+
+    /// The row of `input` (from player 1's view).
+    #[inline(always)]
+    fn row(&self, input: usize) -> &[i16] {
+        &self.rows[input * self.width..(input + 1) * self.width]
+    }
+
+    /// `acc` from scratch for `pos`.
+    fn refresh(&self, pos: &CoinStack, acc: &mut Accumulator) {
+        let mut active = [0u16; MAX_ACTIVE];
+        let n = inputs(pos, Side::P1, &mut active);
+        acc.sums.resize(self.width, 0);
+        self.sums(&active[..n], &mut acc.sums);
+        acc.valid = true;
+    }
+
+    /// The sums of the inputs `active` (from player 1's view) into `sums`.
+    #[inline]
+    fn sums(&self, active: &[u16], sums: &mut [i16]) {
+        let mut rows: [&[i16]; MAX_ACTIVE] = [&[]; MAX_ACTIVE];
+        for (row, &i) in rows.iter_mut().zip(active) {
+            *row = self.row(i as usize);
+        }
+        simd::update(sums, &self.bias, &rows[..active.len()], &[]);
+    }
+
+    /// The evaluation of `pos` from scratch.
+    fn evaluate(&self, pos: &CoinStack) -> i32 {
+        let mut active = [0u16; MAX_ACTIVE];
+        let n = inputs(pos, Side::P1, &mut active);
+        let mut sums = [0i16; 2 * crate::nnue::MAX_HIDDEN + simd::LANES];
+        let sums = &mut sums[..self.width];
+        self.sums(&active[..n], sums);
+        self.value(sums, pos.side_to_move())
+    }
+
+    /// The evaluation for `side` to move from sums in this layout: what
+    /// `Network::evaluate` computes (the output bias and layer, scaled, then
+    /// the linear part).
+    #[inline(always)]
+    fn value(&self, sums: &[i16], side: Side) -> i32 {
+        let (hidden, view) = (self.hidden, side.index());
+        let out = simd::output(
+            &sums[view * hidden..(view + 1) * hidden],
+            &self.w2,
+            QA as i16,
+        );
+        let linear = i64::from(sums[2 * hidden + view]) + self.tempo;
+        let value = (self.b2 + i64::from(out)) / i64::from(QA * QB) + linear;
+        value.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32
+    }
+
+    /// `out` for `child`, `pos` after `mv`, from `acc` (that of `pos`): the
+    /// rows of the stacks the move took away and put down on its two
+    /// squares, and of the mover's reserve and captures where a trim (or
+    /// a drop) changed them; one pass for both views.
+    #[inline(always)]
+    fn update(
+        &self,
+        pos: &CoinStack,
+        mv: Move,
+        child: &CoinStack,
+        acc: &Accumulator,
+        out: &mut Accumulator,
+    ) {
+        // At most the two squares' old and new stacks, and the mover's two
+        // counts.
+        let mut on = [0usize; 4];
+        let mut off = [0usize; 4];
+        let (mut ons, mut offs) = (0, 0);
+        let (from, to) = match mv.kind() {
+            MoveKind::Drop(to) => (None, to),
+            MoveKind::Step { from, to, .. } => (Some(from), to),
+        };
+        for sq in from.into_iter().chain([to]) {
+            let (was, is) = (pos.stack(sq), child.stack(sq));
+            if !was.is_empty() {
+                off[offs] = cell_input(Side::P1, sq, was);
+                offs += 1;
+            }
+            if !is.is_empty() {
+                on[ons] = cell_input(Side::P1, sq, is);
+                ons += 1;
+            }
+        }
+        let mover = pos.side_to_move();
+        for (base, was, is) in [
+            (RESERVE_INPUTS, pos.reserve(mover), child.reserve(mover)),
+            (CAPTURE_INPUTS, pos.captured(mover), child.captured(mover)),
+        ] {
+            if was != is {
+                off[offs] = count_input(base, Side::P1, mover, was);
+                on[ons] = count_input(base, Side::P1, mover, is);
+                offs += 1;
+                ons += 1;
+            }
+        }
+        let mut adds: [&[i16]; 4] = [&[]; 4];
+        let mut subs: [&[i16]; 4] = [&[]; 4];
+        for (row, &i) in adds.iter_mut().zip(&on[..ons]) {
+            *row = self.row(i);
+        }
+        for (row, &i) in subs.iter_mut().zip(&off[..offs]) {
+            *row = self.row(i);
+        }
+        out.sums.resize(self.width, 0);
+        simd::update(&mut out.sums, &acc.sums, &adds[..ons], &subs[..offs]);
+        out.valid = true;
+    }
+}
+
+/// The index of the tempo feature in `eval::features` (always 1).
+const TEMPO: usize = 0;
+
+/// The input that shows from player 2's view what `input` shows from
+/// player 1's (and the other way round): the stack with its colours
+/// swapped, the count of the other side.
+fn mirror_input(input: usize) -> usize {
+    if input < RESERVE_INPUTS {
+        let (cell, code) = (input / CODES, (input % CODES + 2) as u8);
+        let h = code.ilog2();
+        cell * CODES + (code ^ ((1 << h) - 1)) as usize - 2
+    } else {
+        let (base, n) = if input < CAPTURE_INPUTS {
+            (RESERVE_INPUTS, input - RESERVE_INPUTS)
+        } else {
+            (CAPTURE_INPUTS, input - CAPTURE_INPUTS)
+        };
+        base + (n + COUNTS) % (2 * COUNTS)
+    }
+}
+
+/// Each input's share, in centi-units, of the linear features weighed by
+/// `weights` (those of `eval::features`, Focus's): an input from the side
+/// to move's view adds its share to every feature it counts in, so that the
+/// weighted features of a position are the tempo weight plus the shares
+/// of its active inputs (exactly, where no side's coins in play fall below
+/// 0: `Paired`). Per feature, own minus the opponent's:
+/// - a stack of height h that we (or they) control: `controlled_height_h`
+///   and `mobility` (the moves of a stack of h on its square);
+/// - a reserve of n: n reserve coins, n coins less in play;
+/// - n enemy coins captured: n coins less in the opponent's play;
+/// - `captured_coin` and `near_capture_win` are Coin Stack's and always 0.
+pub fn linear_part(weights: &[i32]) -> Vec<i64> {
+    let w = |name: &str| {
+        let i = NAMES.iter().position(|&n| n == name).unwrap_or(TEMPO);
+        weights.get(i).map_or(0, |&w| i64::from(w))
+    };
+    let (in_play, reserve, mobility) = (w("coin_in_play"), w("reserve_coin"), w("mobility"));
+    let upto = &REACH[CoinStackVariant::Focus.geometry()].upto;
+    let height_names = [
+        "controlled_height_1",
+        "controlled_height_2",
+        "controlled_height_3",
+        "controlled_height_4",
+        "controlled_height_5",
+    ];
+    (0..INPUTS)
+        .map(|input| {
+            if input < RESERVE_INPUTS {
+                let (cell, code) = (input / CODES, (input % CODES + 2) as u8);
+                let h = code.ilog2() as usize;
+                // Our coins read as player 1's (bit 0): a top bit of 1 is
+                // the opponent's stack.
+                let sign = if (code >> (h - 1)) & 1 == 0 { 1 } else { -1 };
+                let square = nth_square(cell);
+                sign * (w(height_names[h - 1]) + mobility * i64::from(upto[square][h]))
+            } else {
+                let (base, n) = if input < CAPTURE_INPUTS {
+                    (RESERVE_INPUTS, input - RESERVE_INPUTS)
+                } else {
+                    (CAPTURE_INPUTS, input - CAPTURE_INPUTS)
+                };
+                let (ours, n) = (n < COUNTS, (n % COUNTS) as i64);
+                let sign = if ours { 1 } else { -1 };
+                if base == RESERVE_INPUTS {
+                    sign * n * (reserve - in_play)
+                } else {
+                    // Coins we captured are coins the opponent no longer
+                    // has in play.
+                    sign * n * in_play
+                }
+            }
+        })
+        .collect()
 }
 
 /// The network's evaluation of `pos`, if a network evaluates it.
 pub fn evaluate(pos: &CoinStack) -> Option<i32> {
-    let net = network_of(pos)?;
-    let mut inputs = [0u16; MAX_ACTIVE];
-    let n = active(pos, &mut inputs);
-    Some(net.evaluate_fast(&inputs[..n], &features_for(net, pos)))
-}
-
-/// The linear features `net` weighs: none (zeros, the same sum) for a
-/// network without linear weights, which saves most of an evaluation's
-/// cost.
-#[inline(always)]
-fn features_for(net: &Network, pos: &CoinStack) -> [i32; FEATURES] {
-    if net.has_linear() {
-        features(pos)
-    } else {
-        [0; FEATURES]
-    }
+    Some(paired_of(pos)?.evaluate(pos))
 }
 
 /// `acc` for `pos`, from scratch.
 pub fn refresh(pos: &CoinStack, acc: &mut Accumulator) {
-    match network_of(pos) {
-        Some(net) => refresh_on(net, pos, acc),
+    match paired_of(pos) {
+        Some(p) => p.refresh(pos, acc),
         None => acc.invalidate(),
     }
-}
-
-/// `refresh` with `net`.
-fn refresh_on(net: &Network, pos: &CoinStack, acc: &mut Accumulator) {
-    net.refresh(acc, |view, out| inputs(pos, view, out));
 }
 
 /// `out` for `child`, which is `pos` after `mv`, from `acc` (that of
@@ -216,47 +471,10 @@ pub fn update(
     acc: &Accumulator,
     out: &mut Accumulator,
 ) {
-    match network_of(child) {
-        Some(net) if acc.is_valid() => update_on(net, pos, mv, child, acc, out),
+    match paired_of(child) {
+        Some(p) if acc.is_valid() => p.update(pos, mv, child, acc, out),
         _ => out.invalidate(),
     }
-}
-
-/// `update` with `net`.
-#[inline]
-fn update_on(
-    net: &Network,
-    pos: &CoinStack,
-    mv: Move,
-    child: &CoinStack,
-    acc: &Accumulator,
-    out: &mut Accumulator,
-) {
-    let squares = match mv.kind() {
-        MoveKind::Drop(to) => [None, Some(to)],
-        MoveKind::Step { from, to, .. } => [Some(from), Some(to)],
-    };
-    net.update(acc, out, |view, delta| {
-        for sq in squares.into_iter().flatten() {
-            let (was, is) = (pos.stack(sq), child.stack(sq));
-            if !was.is_empty() {
-                delta.off(cell_input(view, sq, was));
-            }
-            if !is.is_empty() {
-                delta.on(cell_input(view, sq, is));
-            }
-        }
-        for side in Side::BOTH {
-            delta.change(
-                count_input(RESERVE_INPUTS, view, side, pos.reserve(side)),
-                count_input(RESERVE_INPUTS, view, side, child.reserve(side)),
-            );
-            delta.change(
-                count_input(CAPTURE_INPUTS, view, side, pos.captured(side)),
-                count_input(CAPTURE_INPUTS, view, side, child.captured(side)),
-            );
-        }
-    });
 }
 
 /// The network's evaluation of `pos` from `acc`, kept for it by `refresh`
@@ -266,8 +484,7 @@ pub fn evaluate_with(pos: &CoinStack, acc: &Accumulator) -> Option<i32> {
     if !acc.is_valid() {
         return None;
     }
-    let net = network_of(pos)?;
-    Some(net.evaluate_kept(acc, pos.side_to_move(), &features_for(net, pos)))
+    Some(paired_of(pos)?.value(&acc.sums, pos.side_to_move()))
 }
 
 /// The input `input` of a position seen through symmetry `sym` (0..8) of
@@ -307,7 +524,8 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
-    /// A network of made-up weights, 32 units.
+    /// A network of made-up weights, 32 units, a different weight per
+    /// linear feature.
     fn made_up(seed: u64) -> Network {
         let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
         Network::new(
@@ -316,34 +534,38 @@ mod tests {
             (0..32).map(|_| rng.gen_range(-200..200)).collect(),
             (0..32).map(|_| rng.gen_range(-300..300)).collect(),
             77,
-            vec![5; FEATURES],
+            vec![3, 7, 11, 13, 17, -19, 23, 29, -31, 37, 2],
         )
     }
 
     /// Random Focus games, with trims and captures (the noisy moves half
     /// the time when there are any): the sums kept from move to move are
     /// at every position the sums computed afresh, and the evaluation from
-    /// them is the reference one from the inputs.
+    /// them (the linear part from its lanes) is the reference one from the
+    /// inputs and `features`.
     #[test]
     fn incremental_equals_fresh() {
         let net = made_up(5);
         assert_eq!(net.check(), Ok(()));
+        let paired = Paired::new(&net);
         let (mut trims, mut drops) = (0, 0);
         let evaluated = crate::nnue::check_kept_sums(
             &CoinStack::start(&CoinStackVariant::Focus),
             40,
             200,
             9,
-            |pos, acc| refresh_on(&net, pos, acc),
-            |pos, mv, child, acc, out| update_on(&net, pos, mv, child, acc, out),
+            |pos, acc| paired.refresh(pos, acc),
+            |pos, mv, child, acc, out| paired.update(pos, mv, child, acc, out),
             |child, kept| {
                 let mut active = [0; MAX_ACTIVE];
                 let n = super::active(child, &mut active);
+                let reference = net.evaluate(&active[..n], &features(child));
                 assert_eq!(
-                    net.evaluate_kept(kept, child.side_to_move(), &features(child)),
-                    net.evaluate(&active[..n], &features(child)),
+                    paired.value(&kept.sums, child.side_to_move()),
+                    reference,
                     "{child:?}"
                 );
+                assert_eq!(paired.evaluate(child), reference, "{child:?}");
             },
             |pos, mv, _| {
                 trims += usize::from(pos.is_noisy(mv));
@@ -354,6 +576,46 @@ mod tests {
             evaluated > 2000 && trims > 200 && drops > 20,
             "{evaluated} {trims} {drops}"
         );
+    }
+
+    /// An input and its mirror show the same thing to the two players: the
+    /// inputs from player 2's view are the mirrors of player 1's.
+    #[test]
+    fn mirrored_inputs_are_the_other_views() {
+        assert!((0..INPUTS).all(|i| mirror_input(mirror_input(i)) == i));
+        let mut pos = CoinStack::start(&CoinStackVariant::Focus);
+        let mut moves = Vec::new();
+        for ply in 0..60 {
+            let (mut p1, mut p2) = ([0; MAX_ACTIVE], [0; MAX_ACTIVE]);
+            let n = inputs(&pos, Side::P1, &mut p1);
+            assert_eq!(inputs(&pos, Side::P2, &mut p2), n);
+            let mut mirrored: Vec<u16> = p1[..n]
+                .iter()
+                .map(|&i| mirror_input(i as usize) as u16)
+                .collect();
+            mirrored.sort_unstable();
+            p2[..n].sort_unstable();
+            assert_eq!(mirrored, p2[..n], "{pos:?}");
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            pos.play(moves[(ply * 7919) % moves.len()]);
+        }
+    }
+
+    /// A file whose linear part could wrap its 16-bit lane is refused with
+    /// the reason.
+    #[test]
+    fn a_linear_part_beyond_16_bits_is_refused() {
+        let mut net = made_up(2);
+        net.linear[NAMES.iter().position(|&n| n == "mobility").unwrap_or(0)] = 2000;
+        assert!(matches!(net.check(), Err(NetworkError::Linear { .. })));
+        assert!(matches!(
+            Network::from_bytes(&net.to_bytes()),
+            Err(NetworkError::Linear { .. })
+        ));
     }
 
     /// The same through the engine's path (`Game::eval_update` with the
