@@ -226,6 +226,10 @@ impl Default for Settings {
     }
 }
 
+/// The share of the epochs after which the linear weights are rounded to
+/// what the file holds at every step (the last 40%, the smaller steps).
+const ROUND_LINEAR_AFTER: f32 = 0.6;
+
 /// Every this many games, one goes to the holdout.
 pub const HOLDOUT: usize = 10;
 
@@ -468,6 +472,12 @@ pub fn train<L: Layout>(
             );
             if !settings.linear {
                 net.linear.fill(0.0);
+            } else if progress > ROUND_LINEAR_AFTER {
+                // The file keeps whole centi-units: rounded from here on,
+                // so that the layers learn around the weights the engine
+                // will have (rounding them only at the end cost as much
+                // held-out error as all the other quantization together).
+                net.linear.iter_mut().for_each(|w| *w = w.round());
             }
         }
         let q = net.quantize::<L>(scope);
