@@ -97,7 +97,10 @@ pub fn output(acc: &[i16], w: &[i16], max: i16) -> i32 {
 pub fn update_on(path: Path, out: &mut [i16], base: &[i16], adds: &[&[i16]], subs: &[&[i16]]) {
     let n = out.len();
     assert!(
-        n.is_multiple_of(LANES) && base.len() == n && adds.iter().chain(subs).all(|r| r.len() == n),
+        n.is_multiple_of(LANES)
+            && base.len() == n
+            && adds.iter().all(|r| r.len() == n)
+            && subs.iter().all(|r| r.len() == n),
         "rows of different lengths"
     );
     match path {

@@ -328,47 +328,69 @@ impl Paired {
     ) {
         // At most the two squares' old and new stacks, and the mover's two
         // counts.
-        let mut on = [0usize; 4];
-        let mut off = [0usize; 4];
-        let (mut ons, mut offs) = (0, 0);
-        let (from, to) = match mv.kind() {
-            MoveKind::Drop(to) => (None, to),
-            MoveKind::Step { from, to, .. } => (Some(from), to),
+        let mut rows = Rows::default();
+        let to = match mv.kind() {
+            MoveKind::Drop(to) => to,
+            MoveKind::Step { from, to, .. } => {
+                rows.square(self, from, pos.stack(from), child.stack(from));
+                to
+            }
         };
-        for sq in from.into_iter().chain([to]) {
-            let (was, is) = (pos.stack(sq), child.stack(sq));
-            if !was.is_empty() {
-                off[offs] = cell_input(Side::P1, sq, was);
-                offs += 1;
-            }
-            if !is.is_empty() {
-                on[ons] = cell_input(Side::P1, sq, is);
-                ons += 1;
-            }
-        }
+        rows.square(self, to, pos.stack(to), child.stack(to));
         let mover = pos.side_to_move();
-        for (base, was, is) in [
-            (RESERVE_INPUTS, pos.reserve(mover), child.reserve(mover)),
-            (CAPTURE_INPUTS, pos.captured(mover), child.captured(mover)),
-        ] {
-            if was != is {
-                off[offs] = count_input(base, Side::P1, mover, was);
-                on[ons] = count_input(base, Side::P1, mover, is);
-                offs += 1;
-                ons += 1;
-            }
+        let (was, is) = (pos.reserve(mover), child.reserve(mover));
+        if was != is {
+            rows.sub(self.row(count_input(RESERVE_INPUTS, Side::P1, mover, was)));
+            rows.add(self.row(count_input(RESERVE_INPUTS, Side::P1, mover, is)));
         }
-        let mut adds: [&[i16]; 4] = [&[]; 4];
-        let mut subs: [&[i16]; 4] = [&[]; 4];
-        for (row, &i) in adds.iter_mut().zip(&on[..ons]) {
-            *row = self.row(i);
-        }
-        for (row, &i) in subs.iter_mut().zip(&off[..offs]) {
-            *row = self.row(i);
+        let (was, is) = (pos.captured(mover), child.captured(mover));
+        if was != is {
+            rows.sub(self.row(count_input(CAPTURE_INPUTS, Side::P1, mover, was)));
+            rows.add(self.row(count_input(CAPTURE_INPUTS, Side::P1, mover, is)));
         }
         out.sums.resize(self.width, 0);
-        simd::update(&mut out.sums, &acc.sums, &adds[..ons], &subs[..offs]);
+        simd::update(
+            &mut out.sums,
+            &acc.sums,
+            &rows.adds[..rows.ons],
+            &rows.subs[..rows.offs],
+        );
         out.valid = true;
+    }
+}
+
+/// The rows a move adds and takes away (`Paired::update`): at most the two
+/// squares' old and new stacks and the mover's two counts.
+#[derive(Default)]
+struct Rows<'a> {
+    adds: [&'a [i16]; 4],
+    subs: [&'a [i16]; 4],
+    ons: usize,
+    offs: usize,
+}
+
+impl<'a> Rows<'a> {
+    #[inline(always)]
+    fn add(&mut self, row: &'a [i16]) {
+        self.adds[self.ons] = row;
+        self.ons += 1;
+    }
+
+    #[inline(always)]
+    fn sub(&mut self, row: &'a [i16]) {
+        self.subs[self.offs] = row;
+        self.offs += 1;
+    }
+
+    /// `square` held `was` and holds `is`.
+    #[inline(always)]
+    fn square(&mut self, net: &'a Paired, square: u8, was: Stack, is: Stack) {
+        if !was.is_empty() {
+            self.sub(net.row(cell_input(Side::P1, square, was)));
+        }
+        if !is.is_empty() {
+            self.add(net.row(cell_input(Side::P1, square, is)));
+        }
     }
 }
 
