@@ -3,7 +3,8 @@
 //! `stackfish tune` can fit the weights to game results, one weight array per
 //! game (the two move differently and only `coinstack` has the capture win).
 //! Every feature is read from bitboards and one table, no move generation.
-//! Focus adds a network to them where one is built in (`nnue`).
+//! Focus is evaluated by its network (`nnue`), which weighs these features
+//! too, with weights of its own.
 
 use super::tables::REACH;
 use super::{CoinStack, CoinStackVariant};

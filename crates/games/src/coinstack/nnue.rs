@@ -1,10 +1,10 @@
 //! The learned evaluation of Focus: one hidden layer over sparse inputs
 //! plus the linear terms of `eval` with weights of their own, in the
 //! network format every game shares (`crate::nnue`). Trained by `stackfish
-//! train` on Focus records; a network that passes its gate ships in
-//! `net-focus.bin` next to this file (none has yet: `BUILT_IN`), and any
-//! is played through `STACKFISH_NET`. Coin Stack (the diagonal game) keeps
-//! the weighted features alone, as Focus does without a network.
+//! train` on Focus records; the one that passed its gate ships in
+//! `net-focus.bin` next to this file (`BUILT_IN`), and any other is
+//! played through `STACKFISH_NET`. Coin Stack (the diagonal game) keeps
+//! the weighted features alone, as Focus does with `STACKFISH_NET=none`.
 //!
 //! Inputs, from the side to move's view (colours swapped when player 2 is
 //! to move, so one set of weights serves both): one per cell of the 52 and
@@ -94,11 +94,9 @@ impl Layout for FocusNet {
 /// The quantized Focus network.
 pub type Network = crate::nnue::Network<FocusNet>;
 
-/// The networks compiled in: none yet. A Focus network is played through
-/// `STACKFISH_NET` (tools/train/README.md; none has passed its gate, see
-/// tournaments/log.md), and is compiled in by listing it here
-/// (`include_bytes!("net-focus.bin")`) once one does.
-const BUILT_IN: [&[u8]; 0] = [];
+/// The network compiled in: `net-focus.bin` (tools/train/README.md says
+/// how it was made, tournaments/log.md what it gained).
+const BUILT_IN: [&[u8]; 1] = [include_bytes!("net-focus.bin")];
 
 static NETWORKS: crate::nnue::Networks<FocusNet> = crate::nnue::Networks::new(&BUILT_IN);
 
@@ -657,6 +655,15 @@ mod tests {
             assert_eq!(valid > 1000, networked, "{variant:?}: {valid}");
             assert!(networked || valid == 0, "{variant:?}: {valid}");
         }
+    }
+
+    /// The shipped network loads (a built-in file that did not would be
+    /// skipped in silence) and is the one Focus plays.
+    #[test]
+    fn the_built_in_network_loads_and_is_played() {
+        let net = Network::from_bytes(BUILT_IN[0]).expect("net-focus.bin loads");
+        assert_eq!((net.hidden(), net.has_linear()), (128, true));
+        assert_eq!(network(), Some(&net));
     }
 
     #[test]
