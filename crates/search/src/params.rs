@@ -159,30 +159,30 @@ params! {
         lmp_max_depth: "LmpMaxDepth" = [3, 3, 3], 0..=8, c_end 0.5, r_end 0.002;
         /// Late move pruning skips the quiet moves after the first
         /// `base + per_depth2 * depth^2`.
-        lmp_base: "LmpBase" = [6, 6, 6], 1..=30, c_end 1.0, r_end 0.002;
+        lmp_base: "LmpBase" = [5, 6, 6], 1..=30, c_end 1.0, r_end 0.002;
         lmp_per_depth2: "LmpPerDepth2" = [4, 4, 4], 0..=16, c_end 0.5, r_end 0.002;
         /// Reverse futility pruning at most this deep (0: never): a node
         /// whose evaluation beats beta by `rfp_margin` a ply of depth, and
         /// whose side faces no win in one, returns its evaluation.
-        rfp_max_depth: "RfpMaxDepth" = [0, 0, 0], 0..=8, c_end 0.5, r_end 0.002;
-        rfp_margin: "RfpMargin" = [120, 120, 120], 10..=500, c_end 10.0, r_end 0.002;
+        rfp_max_depth: "RfpMaxDepth" = [1, 0, 0], 0..=8, c_end 0.5, r_end 0.002;
+        rfp_margin: "RfpMargin" = [83, 120, 120], 10..=500, c_end 10.0, r_end 0.002;
         /// Null-move pruning from this depth on...
-        nmp_min_depth: "NmpMinDepth" = [3, 3, 3], 1..=10, c_end 0.5, r_end 0.002;
+        nmp_min_depth: "NmpMinDepth" = [2, 3, 3], 1..=10, c_end 0.5, r_end 0.002;
         /// ... with a search `base + depth / divisor` plies shallower.
         nmp_base: "NmpBase" = [3, 3, 3], 1..=8, c_end 0.5, r_end 0.002;
-        nmp_divisor: "NmpDivisor" = [4, 4, 4], 1..=16, c_end 0.5, r_end 0.002;
+        nmp_divisor: "NmpDivisor" = [3, 4, 4], 1..=16, c_end 0.5, r_end 0.002;
         /// First aspiration half-window, in score units, from depth
         /// `aspiration_min_depth` on.
-        aspiration_window: "AspirationWindow" = [30, 30, 30], 5..=200, c_end 4.0, r_end 0.002;
-        aspiration_min_depth: "AspirationMinDepth" = [4, 4, 4], 1..=12, c_end 0.5, r_end 0.002;
+        aspiration_window: "AspirationWindow" = [7, 30, 30], 5..=200, c_end 4.0, r_end 0.002;
+        aspiration_min_depth: "AspirationMinDepth" = [3, 4, 4], 1..=12, c_end 0.5, r_end 0.002;
         /// Late-move reductions from this depth on (at least 2: a reduction is
         /// capped at `depth - 2`, which must not be negative)...
         lmr_min_depth: "LmrMinDepth" = [3, 3, 3], 2..=10, c_end 0.5, r_end 0.002;
         /// ... of the quiet moves after the first this many...
-        lmr_min_moves: "LmrMinMoves" = [3, 3, 3], 1..=16, c_end 0.5, r_end 0.002;
+        lmr_min_moves: "LmrMinMoves" = [4, 3, 3], 1..=16, c_end 0.5, r_end 0.002;
         /// ... by `lmr_base / 100 + ln(depth) * ln(index) / (lmr_divisor / 100)` plies.
         lmr_base: "LmrBase" = [50, 50, 50], 0..=300, c_end 8.0, r_end 0.002;
-        lmr_divisor: "LmrDivisor" = [225, 225, 225], 50..=600, c_end 15.0, r_end 0.002;
+        lmr_divisor: "LmrDivisor" = [285, 225, 225], 50..=600, c_end 15.0, r_end 0.002;
         /// Quiescence stops this many plies past the horizon. In Mixtour capture
         /// chains are short, but in Focus nearly every move onto a tall stack
         /// captures and unbounded chains multiplied a search by 50.
