@@ -254,6 +254,11 @@ enum Command {
         /// skips computing them.
         #[arg(long)]
         no_linear: bool,
+        /// Learn each Mixtour position as it is, not through one of the
+        /// board's eight symmetries picked at random (how the networks
+        /// before 2026-12-06 were trained; Focus always uses them).
+        #[arg(long)]
+        no_symmetries: bool,
     },
     /// Solve a position by retrograde analysis (Silo only).
     Solve {
@@ -454,6 +459,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             seed,
             hidden,
             no_linear,
+            no_symmetries,
         }) => {
             if !(0.0..=1.0).contains(&lambda) {
                 return Err(Failure::bad_input(format!(
@@ -477,6 +483,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
                 learning_rate,
                 seed,
                 linear: !no_linear,
+                symmetries: !no_symmetries,
                 ..Default::default()
             };
             train(&records, out, hidden, settings)?;

@@ -4,9 +4,10 @@
 //!
 //! Data: every quiet position (as `tune` defines it) after the first plies
 //! of Mixtour games on the standard board to 1, 2 or 3 points in arena
-//! records (the goal and the scores are inputs), or of Focus games (each
+//! records (the goal and the scores are inputs), or of Focus games, each
 //! learnt every epoch through one of the board's eight symmetries, picked
-//! at random), with two labels from the side
+//! at random (Mixtour's without them with `--no-symmetries`, as its
+//! networks before 2026-12-06 were), with two labels from the side
 //! to move's view: the game's result (1, 1/2, 0) and, when the record has
 //! one, the engine's search score of that position (`cp` of the move played
 //! from it), mapped to a winning chance by the same sigmoid.
@@ -175,8 +176,8 @@ pub fn train_game(
         Trained::Mixtour => {
             let spec = Spec {
                 linear: &mixtour::eval::WEIGHTS,
-                symmetries: 1,
-                symmetric: |i, _| i,
+                symmetries: if settings.symmetries { 8 } else { 1 },
+                symmetric: mixtour::nnue::symmetric_input,
             };
             let (net, e) = train::<mixtour::nnue::MixtourNet>(data, settings, &spec, report);
             (net.to_bytes(), e)
@@ -209,6 +210,9 @@ pub struct Settings {
     /// Whether the linear features get weights (else they stay 0, and the
     /// engine skips computing them).
     pub linear: bool,
+    /// Whether each position is learnt through one of the board's
+    /// symmetries picked at random (Mixtour; Focus always is).
+    pub symmetries: bool,
 }
 
 impl Default for Settings {
@@ -222,6 +226,7 @@ impl Default for Settings {
             k: None,
             hidden: mixtour::nnue::HIDDEN,
             linear: true,
+            symmetries: true,
         }
     }
 }

@@ -191,6 +191,30 @@ pub fn active<B: Board>(pos: &Position<B>, out: &mut [u16; MAX_ACTIVE]) -> usize
     inputs(pos, pos.side_to_move(), out)
 }
 
+/// The input `input` of a position seen through symmetry `sym` (0..8) of
+/// the 5 x 5 board (bit 0 mirrors the files, bit 1 the ranks, bit 2 swaps
+/// files and ranks): lines along ranks, files and diagonals stay lines, so
+/// a position and its image have the same value and the same linear
+/// features, and `stackfish train` learns from both. Reserves, goal and
+/// scores stay.
+pub fn symmetric_input(input: usize, sym: usize) -> usize {
+    if input >= CELLS * CODES {
+        return input;
+    }
+    let (cell, code) = (input / CODES, input % CODES);
+    let (mut f, mut r) = (cell % 5, cell / 5);
+    if sym & 1 != 0 {
+        f = 4 - f;
+    }
+    if sym & 2 != 0 {
+        r = 4 - r;
+    }
+    if sym & 4 != 0 {
+        (f, r) = (r, f);
+    }
+    (r * 5 + f) * CODES + code
+}
+
 /// The network's evaluation of `pos`, if there is a network and it applies.
 pub fn evaluate<B: Board>(pos: &Position<B>) -> Option<i32> {
     if !applies(pos) {

@@ -675,3 +675,33 @@ fn tactical_positions_reach_scoring_and_passes_within_perft() {
         "removals {removals}, passes {passes}"
     );
 }
+
+#[test]
+fn a_position_under_symmetry_has_the_networks_inputs_moved_by_the_same_symmetry() {
+    use super::nnue::{active, symmetric_input, MAX_ACTIVE};
+    let inputs = |p: &Mixtour| {
+        let mut out = [0u16; MAX_ACTIVE];
+        let n = active(p, &mut out);
+        let mut v: Vec<usize> = out[..n].iter().map(|&i| i as usize).collect();
+        v.sort_unstable();
+        v
+    };
+    let mut rng = rand::rngs::StdRng::seed_from_u64(31);
+    let mut positions: Vec<Mixtour> = MIDGAMES.iter().map(|f| pos(f)).collect();
+    positions.extend((0..20).map(|_| random_position(&mut rng, 40)));
+    for p in positions {
+        let before = inputs(&p);
+        for sym in 0..8 {
+            let mut moved: Vec<usize> = before.iter().map(|&i| symmetric_input(i, sym)).collect();
+            moved.sort_unstable();
+            assert_eq!(
+                moved,
+                inputs(&transform(&p, sym as u8, false)),
+                "{sym} {}",
+                p.fen()
+            );
+        }
+        // Symmetry 0 is the identity.
+        assert!(before.iter().all(|&i| symmetric_input(i, 0) == i));
+    }
+}
