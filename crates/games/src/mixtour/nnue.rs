@@ -503,7 +503,7 @@ mod tests {
     fn a_file_of_another_version_game_goal_or_shape_says_what_is_wrong() {
         let good = include_bytes!("net.bin").to_vec();
         let net = Network::from_bytes(&good).expect("net.bin reads");
-        assert_eq!((net.scope, net.hidden()), (1, 64));
+        assert_eq!((net.scope, net.hidden()), (1, 256));
         let with = |at: usize, bytes: &[u8]| {
             let mut b = good.clone();
             b[at..at + bytes.len()].copy_from_slice(bytes);
@@ -569,7 +569,7 @@ mod tests {
             Err(NetworkError::Length {
                 found: good.len() - 1,
                 expected: good.len(),
-                hidden: 64
+                hidden: 256
             })
         );
         assert_eq!(
