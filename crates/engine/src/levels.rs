@@ -21,9 +21,13 @@ pub enum LevelPlay {
 const NOISY_LEVELS: [(i32, i32); 4] = [(1, 400), (1, 200), (1, 100), (1, 25)];
 
 /// The node budget of the first node-limited level (5); each level above
-/// multiplies it by 1.65 (in integers: times 33/20), about 275,000 at 19,
-/// which is about as smooth as strength gets.
-const FIRST_LEVEL_NODES: u64 = 250;
+/// multiplies it by 1.65 (in integers: times 33/20), about 101,000 at 19,
+/// which is about as smooth as strength gets. It was 250 until issue 32
+/// made the search stronger per node: today's engine at 92 nodes and its
+/// multiples plays as the engine of 2026-12-05 did at the old budgets
+/// (levels 5, 10 and 15 measured, tournaments/log.md), so each level is
+/// the strength it was.
+const FIRST_LEVEL_NODES: u64 = 92;
 
 /// How level `level` plays; `None` at 20, full strength.
 pub fn level_play(level: u8) -> Option<LevelPlay> {
