@@ -4,7 +4,28 @@
 //! the arena its demo config, `stackfish tactics` its suite.
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
+use std::sync::Mutex;
+
+/// Held while a test writes a binary and while one starts a process. A
+/// process forked while another thread has a copied binary open for
+/// writing holds that file open until it execs, and starting the copy
+/// then fails with "Text file busy" (ETXTBSY): the two tests here ran into
+/// each other that way.
+static EXEC: Mutex<()> = Mutex::new(());
+
+/// Runs `cmd` to its end: started under `EXEC`, waited for without it.
+fn output(cmd: &mut Command) -> Output {
+    let child = {
+        let _held = EXEC.lock().unwrap_or_else(|e| e.into_inner());
+        cmd.stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the installed binary starts")
+    };
+    child.wait_with_output().expect("its output")
+}
 
 /// An install under a fresh folder `tag`: the arena and stackfish in
 /// `usr/bin`, an empty `usr/share/stackfish/tournaments`. Returns the
@@ -16,6 +37,7 @@ fn fake_install(tag: &str) -> (PathBuf, PathBuf, PathBuf) {
     let share = root.join("usr/share/stackfish/tournaments");
     std::fs::create_dir_all(&bin).expect("bin folder");
     std::fs::create_dir_all(&share).expect("share folder");
+    let _held = EXEC.lock().unwrap_or_else(|e| e.into_inner());
     for (exe, name) in [
         (env!("CARGO_BIN_EXE_arena"), "arena"),
         (env!("CARGO_BIN_EXE_stackfish"), "stackfish"),
@@ -43,11 +65,11 @@ fn an_installed_arena_finds_the_demo_config_beside_it() {
     // Started elsewhere, with no tournaments/ in the current folder.
     let cwd = root.join("home");
     std::fs::create_dir_all(&cwd).expect("cwd");
-    let out = Command::new(bin.join("arena"))
-        .current_dir(&cwd)
-        .env_remove("CARGO")
-        .output()
-        .expect("arena runs");
+    let out = output(
+        Command::new(bin.join("arena"))
+            .current_dir(&cwd)
+            .env_remove("CARGO"),
+    );
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{text}");
@@ -74,11 +96,11 @@ fn an_installed_stackfish_runs_the_tactics_suite_of_its_share_folder() {
     std::fs::write(share.join("tactics-mixtour.txt"), format!("{line}\n")).expect("suite");
     let cwd = root.join("home");
     std::fs::create_dir_all(&cwd).expect("cwd");
-    let out = Command::new(bin.join("stackfish"))
-        .args(["tactics", "--nodes", "2000"])
-        .current_dir(&cwd)
-        .output()
-        .expect("stackfish runs");
+    let out = output(
+        Command::new(bin.join("stackfish"))
+            .args(["tactics", "--nodes", "2000"])
+            .current_dir(&cwd),
+    );
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{text}");
