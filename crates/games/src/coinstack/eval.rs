@@ -109,7 +109,7 @@ const fn ablated(w: [i32; FEATURES]) -> [i32; FEATURES] {
 /// fitted by `stackfish tune`, then tempo and coin_in_play set to 0, as the
 /// ablation SPRTs showed tempo does nothing and coin_in_play (tied to the
 /// other two material features) costs about 50 Elo (tournaments/log.md).
-pub const WEIGHTS_COINSTACK: [i32; FEATURES] = ablated([0, 0, 47, 28, 55, 15, 23, 50, 63, 73, -1]);
+pub const WEIGHTS_COINSTACK: [i32; FEATURES] = ablated([0, 0, 75, 40, 35, 0, 10, 27, 40, 53, 1]);
 
 /// The `focus` weights, in the order of `NAMES` (no capture win: the
 /// captured_coin and near_capture_win features are always 0).
