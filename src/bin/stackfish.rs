@@ -89,9 +89,10 @@ enum Command {
         /// Passes of gradient descent.
         #[arg(long, default_value_t = 2000)]
         epochs: usize,
-        /// Fit only this game's weights (mixtour, coinstack or focus) and
-        /// skip other records; by default each record's variant decides.
-        #[arg(long, value_parser = manual::choices(&["mixtour", "coinstack", "focus"]))]
+        /// Fit only this game's weights (mixtour, coinstack, focus or
+        /// castle) and skip other records; by default each record's
+        /// variant decides.
+        #[arg(long, value_parser = manual::choices(&["mixtour", "coinstack", "focus", "castle"]))]
         game: Option<String>,
     },
     /// Play on Abstract Play: a bot service answering AP's signed webhooks

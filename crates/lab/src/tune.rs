@@ -1,6 +1,7 @@
 //! Texel tuning of an evaluation: fit the weights of a game's evaluation
 //! (Mixtour's `game::mixtour::eval::WEIGHTS`, Coin Stack's and Focus's
-//! `game::coinstack::eval::WEIGHTS_COINSTACK` / `WEIGHTS_FOCUS`) to the
+//! `game::coinstack::eval::WEIGHTS_COINSTACK` / `WEIGHTS_FOCUS`, Castle's
+//! `game::castle::eval::WEIGHTS`) to the
 //! results of recorded games by minimising the squared error between the
 //! game result and sigmoid(K * eval), over quiet positions.
 //!
@@ -9,7 +10,7 @@
 //! tops can still be on the board: anyone may move any stack, so "no tower
 //! move at all" would also drop every position with a threat); in Coin Stack
 //! and Focus it has no capture (no noisy move: nothing it can do trims a
-//! stack).
+//! stack); in Castle no move takes a knight or the enemy key.
 //!
 //! Input: the arena's JSON-lines records. Each record's `variant` picks the
 //! weights it trains (`mixtour` and `mixtour-5` share Mixtour's); with a
@@ -17,6 +18,7 @@
 //! Output: per target the fitted weights as a Rust array for the eval
 //! module, with the error before and after.
 
+use stackfish_games::castle::{self, Castle, CastleVariant};
 use stackfish_games::coinstack::{self, CoinStack, CoinStackVariant};
 use stackfish_games::mixtour::{self, Mixtour, MixtourVariant};
 use stackfish_games::{find_legal, Game, GameResult, Side};
@@ -106,6 +108,31 @@ impl Tunable for CoinStack {
     }
 }
 
+impl Tunable for Castle {
+    fn names() -> &'static [&'static str] {
+        &castle::eval::NAMES
+    }
+
+    fn weights(_: &CastleVariant) -> &'static [i32] {
+        &castle::eval::WEIGHTS
+    }
+
+    fn weights_array(_: &CastleVariant) -> &'static str {
+        "WEIGHTS in crates/games/src/castle/eval.rs"
+    }
+
+    fn features(&self) -> Vec<i32> {
+        castle::eval::features(self).to_vec()
+    }
+
+    /// No move captures a knight or takes the enemy key.
+    fn is_quiet(&self, buffer: &mut Vec<castle::Move>) -> bool {
+        buffer.clear();
+        self.generate_moves(buffer);
+        !buffer.iter().any(|&m| self.is_noisy(m))
+    }
+}
+
 /// A set of weights the tuner fits: one per evaluation weight array.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Target {
@@ -113,10 +140,17 @@ pub enum Target {
     Mixtour,
     CoinStack,
     Focus,
+    /// `castle`, `castle-2` and `castle-3` records (one set of weights).
+    Castle,
 }
 
 impl Target {
-    pub const ALL: [Target; 3] = [Target::Mixtour, Target::CoinStack, Target::Focus];
+    pub const ALL: [Target; 4] = [
+        Target::Mixtour,
+        Target::CoinStack,
+        Target::Focus,
+        Target::Castle,
+    ];
 
     /// The `--game` name.
     pub fn name(self) -> &'static str {
@@ -124,6 +158,7 @@ impl Target {
             Target::Mixtour => "mixtour",
             Target::CoinStack => "coinstack",
             Target::Focus => "focus",
+            Target::Castle => "castle",
         }
     }
 
@@ -140,6 +175,7 @@ impl Target {
             "mixtour" | "mixtour-5" => Some(Target::Mixtour),
             "coinstack" => Some(Target::CoinStack),
             "focus" => Some(Target::Focus),
+            "castle" | "castle-2" | "castle-3" => Some(Target::Castle),
             _ => None,
         }
     }
@@ -148,6 +184,7 @@ impl Target {
         match self {
             Target::Mixtour => Mixtour::names(),
             Target::CoinStack | Target::Focus => CoinStack::names(),
+            Target::Castle => Castle::names(),
         }
     }
 
@@ -157,6 +194,7 @@ impl Target {
             Target::Mixtour => Mixtour::weights(&MixtourVariant::STANDARD),
             Target::CoinStack => CoinStack::weights(&CoinStackVariant::CoinStack),
             Target::Focus => CoinStack::weights(&CoinStackVariant::Focus),
+            Target::Castle => Castle::weights(&CastleVariant::LEVEL_1),
         }
     }
 
@@ -166,6 +204,7 @@ impl Target {
             Target::Mixtour => Mixtour::weights_array(&MixtourVariant::STANDARD),
             Target::CoinStack => CoinStack::weights_array(&CoinStackVariant::CoinStack),
             Target::Focus => CoinStack::weights_array(&CoinStackVariant::Focus),
+            Target::Castle => Castle::weights_array(&CastleVariant::LEVEL_1),
         }
     }
 
@@ -178,6 +217,9 @@ impl Target {
             (Target::Mixtour, _) => replay::<Mixtour>(&MixtourVariant::STANDARD, record),
             (Target::CoinStack, _) => replay::<CoinStack>(&CoinStackVariant::CoinStack, record),
             (Target::Focus, _) => replay::<CoinStack>(&CoinStackVariant::Focus, record),
+            (Target::Castle, "castle-2") => replay::<Castle>(&CastleVariant::LEVEL_2, record),
+            (Target::Castle, "castle-3") => replay::<Castle>(&CastleVariant::LEVEL_3, record),
+            (Target::Castle, _) => replay::<Castle>(&CastleVariant::LEVEL_1, record),
         }
     }
 }
@@ -539,6 +581,54 @@ mod tests {
         for s in coinstack {
             assert_eq!(s.features.len(), Target::CoinStack.names().len());
         }
+    }
+
+    /// Castle records of each level (`castle`, `castle-3`) train the one
+    /// Castle array, replayed with their own number of passes.
+    #[test]
+    fn castle_records_of_every_level_give_castle_samples() {
+        let mut text = String::new();
+        let mut seed = 0x9E37_79B9u64;
+        for (name, v, result) in [
+            ("castle", CastleVariant::LEVEL_1, "1-0"),
+            ("castle-3", CastleVariant::LEVEL_3, "0-1"),
+        ] {
+            for _ in 0..4 {
+                let mut pos = Castle::start(&v);
+                let (mut moves, mut played) = (Vec::new(), Vec::new());
+                for _ in 0..30 {
+                    moves.clear();
+                    pos.generate_moves(&mut moves);
+                    if pos.outcome().is_over() || moves.is_empty() {
+                        break;
+                    }
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let mv = moves[(seed >> 33) as usize % moves.len()];
+                    played.push(format!("{{\"move\":\"{mv}\"}}"));
+                    pos.play(mv);
+                }
+                text.push_str(&format!(
+                    "{{\"variant\":\"{name}\",\"fen\":\"startpos\",\"result\":\"{result}\",\"moves\":[{}]}}\n",
+                    played.join(",")
+                ));
+            }
+        }
+        text.push_str(&random_records("coinstack", 2, "1-0"));
+        let all = samples_from_records(&text, Some(Target::Castle));
+        assert_eq!((all.unusable, all.other_game), (0, 2));
+        let castle = all.of(Target::Castle);
+        assert!(!castle.is_empty());
+        for s in castle {
+            assert_eq!(s.features.len(), castle::eval::NAMES.len());
+            assert_eq!(s.features[0], 1, "tempo is the mover's");
+        }
+        // Both results were met: player 1 won the level 1 games and lost
+        // the level 3 ones, seen from either mover.
+        assert!(castle.iter().any(|s| s.result == 1.0) && castle.iter().any(|s| s.result == 0.0));
+        assert_eq!(Target::of_variant("castle-3"), Some(Target::Castle));
+        assert_eq!(Target::parse("castle"), Some(Target::Castle));
     }
 
     #[test]

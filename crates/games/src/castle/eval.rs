@@ -1,5 +1,6 @@
 //! Static evaluation of a Castle position, from the side to move's view.
-//! Every term is a named weight so tuning can find and change it.
+//! A weighted sum of named terms (`NAMES`, `WEIGHTS`), so `stackfish tune`
+//! can fit them to game results.
 
 use std::cell::RefCell;
 
@@ -7,23 +8,28 @@ use super::tables::{file_of, rank_of, Bb, KEY_SQUARE, SQUARES};
 use super::Castle;
 use crate::{Game, Side};
 
-/// Per knight: losing the last one loses the game, and the tiebreak at ply
-/// 400 counts them first.
-pub const KNIGHT: i32 = 100;
-/// Per pass left: passes open channels and skull paths, and are the second
-/// tiebreak.
-pub const PASS: i32 = 4;
-/// By the number of moves the side's nearest knight needs to reach the
-/// enemy key (index 1.., index 0 unused: a knight there has already won).
-/// A knight one move away threatens to win outright.
-pub const ATTACK_BY_DISTANCE: [i32; 8] = [0, 120, 60, 30, 15, 8, 4, 2];
-/// Per own knight within `DEFENCE_RADIUS` (Manhattan) of the own key, up to
-/// `MAX_DEFENDERS`: they block and recapture on the ways in.
-pub const DEFENDER: i32 = 10;
+/// The terms, in the order of `WEIGHTS` and `features`, each own minus the
+/// opponent's: having the move; knights (losing the last one loses the
+/// game, and the tiebreak at ply 400 counts them first); passes left
+/// (they open channels and skull paths, and are the second tiebreak);
+/// whether the side's nearest knight needs 1, 2, ... 7 moves to reach the
+/// enemy key (one move away threatens to win outright; 8 or more, or none,
+/// counts nothing); knights within `DEFENCE_RADIUS` (Manhattan) of the own
+/// key, up to `MAX_DEFENDERS`: they block and recapture on the ways in.
+pub const NAMES: [&str; FEATURES] = [
+    "tempo", "knight", "pass", "attack_1", "attack_2", "attack_3", "attack_4", "attack_5",
+    "attack_6", "attack_7", "defender",
+];
+pub const FEATURES: usize = 11;
+/// Nearest-knight distances with a term of their own (`attack_1` ..).
+pub const ATTACK_DISTANCES: usize = 7;
+/// The weights of `NAMES`, centi-units: fitted by `stackfish tune --game
+/// castle` (docs/development.md, "Tuning the evaluation").
+pub const WEIGHTS: [i32; FEATURES] = [8, 100, 4, 120, 60, 30, 15, 8, 4, 2, 10];
+/// Having the move.
+pub const TEMPO: i32 = WEIGHTS[0];
 pub const DEFENCE_RADIUS: usize = 4;
 pub const MAX_DEFENDERS: usize = 3;
-/// Having the move.
-pub const TEMPO: i32 = 8;
 /// Pass budgets the distance table distinguishes; more passes count as this.
 pub const MAX_BUDGET: usize = 8;
 /// No path at all within the budget.
@@ -116,10 +122,12 @@ fn manhattan(a: usize, b: usize) -> usize {
     file_of(a).abs_diff(file_of(b)) + rank_of(a).abs_diff(rank_of(b))
 }
 
-pub fn evaluate(pos: &Castle) -> i32 {
+/// The terms of `NAMES` for `pos`, from the side to move's view.
+pub fn features(pos: &Castle) -> [i32; FEATURES] {
     let us = pos.side_to_move();
     with_distances(pos, |table| {
-        let mut score = TEMPO;
+        let mut f = [0; FEATURES];
+        f[0] = 1;
         for (side, sign) in [(us, 1), (us.opponent(), -1)] {
             let knights = pos.knights(side);
             let passes = pos.passes(side);
@@ -127,23 +135,28 @@ pub fn evaluate(pos: &Castle) -> i32 {
                 .squares()
                 .map(|sq| table.moves(side, passes, sq))
                 .min()
-                .unwrap_or(FAR);
-            let attack = ATTACK_BY_DISTANCE
-                .get(nearest as usize)
-                .copied()
-                .unwrap_or(0);
+                .unwrap_or(FAR) as usize;
             let own_key = KEY_SQUARE[side.index()];
             let defenders = knights
                 .squares()
                 .filter(|&sq| manhattan(sq, own_key) <= DEFENCE_RADIUS)
                 .count()
                 .min(MAX_DEFENDERS) as i32;
-            score += sign
-                * (KNIGHT * knights.count() as i32
-                    + PASS * passes as i32
-                    + attack
-                    + DEFENDER * defenders);
+            f[1] += sign * knights.count() as i32;
+            f[2] += sign * passes as i32;
+            if (1..=ATTACK_DISTANCES).contains(&nearest) {
+                f[2 + nearest] += sign;
+            }
+            f[10] += sign * defenders;
         }
-        score
+        f
     })
+}
+
+pub fn evaluate(pos: &Castle) -> i32 {
+    features(pos)
+        .iter()
+        .zip(WEIGHTS.iter())
+        .map(|(f, w)| f * w)
+        .sum()
 }

@@ -13,7 +13,7 @@
 //! position: a position string carries the passes left itself, so any
 //! string loads under any level (as Mixtour's reserves do).
 
-mod eval;
+pub mod eval;
 pub mod layout;
 mod notation;
 pub mod tables;
