@@ -25,7 +25,7 @@ pub const FEATURES: usize = 11;
 pub const ATTACK_DISTANCES: usize = 7;
 /// The weights of `NAMES`, centi-units: fitted by `stackfish tune --game
 /// castle` (docs/development.md, "Tuning the evaluation").
-pub const WEIGHTS: [i32; FEATURES] = [8, 100, 4, 120, 60, 30, 15, 8, 4, 2, 10];
+pub const WEIGHTS: [i32; FEATURES] = [38, 49, 3, 392, 12, -98, -163, -63, -48, -254, 13];
 /// Having the move.
 pub const TEMPO: i32 = WEIGHTS[0];
 pub const DEFENCE_RADIUS: usize = 4;
