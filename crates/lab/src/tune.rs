@@ -528,20 +528,23 @@ mod tests {
         );
     }
 
-    /// Coin Stack games played out at random from the start, as arena
-    /// records: the moves as text and a made-up result.
-    fn random_records(variant: &str, games: usize, result: &str) -> String {
-        let v = match variant {
-            "coinstack" => CoinStackVariant::CoinStack,
-            _ => CoinStackVariant::Focus,
-        };
+    /// Games of `variant` (named `name` in the records) played out at
+    /// random from the start for at most `plies` plies, as arena records:
+    /// the moves as text and a made-up result.
+    fn random_games<G: Game>(
+        name: &str,
+        variant: &G::Variant,
+        games: usize,
+        plies: usize,
+        result: &str,
+    ) -> String {
         let mut seed = 0x1234_5678u64;
         let mut text = String::new();
         for _ in 0..games {
-            let mut pos = CoinStack::start(&v);
+            let mut pos = G::start(variant);
             let mut moves = Vec::new();
             let mut played = Vec::new();
-            for _ in 0..20 {
+            for _ in 0..plies {
                 moves.clear();
                 pos.generate_moves(&mut moves);
                 if pos.outcome().is_over() || moves.is_empty() {
@@ -555,11 +558,20 @@ mod tests {
                 pos.play(mv);
             }
             text.push_str(&format!(
-                "{{\"variant\":\"{variant}\",\"fen\":\"startpos\",\"result\":\"{result}\",\"moves\":[{}]}}\n",
+                "{{\"variant\":\"{name}\",\"fen\":\"startpos\",\"result\":\"{result}\",\"moves\":[{}]}}\n",
                 played.join(",")
             ));
         }
         text
+    }
+
+    /// Coin Stack (`coinstack`) or Focus games of 20 random plies.
+    fn random_records(variant: &str, games: usize, result: &str) -> String {
+        let v = match variant {
+            "coinstack" => CoinStackVariant::CoinStack,
+            _ => CoinStackVariant::Focus,
+        };
+        random_games::<CoinStack>(variant, &v, games, 20, result)
     }
 
     #[test]
@@ -587,34 +599,14 @@ mod tests {
     /// Castle array, replayed with their own number of passes.
     #[test]
     fn castle_records_of_every_level_give_castle_samples() {
-        let mut text = String::new();
-        let mut seed = 0x9E37_79B9u64;
-        for (name, v, result) in [
-            ("castle", CastleVariant::LEVEL_1, "1-0"),
-            ("castle-3", CastleVariant::LEVEL_3, "0-1"),
-        ] {
-            for _ in 0..4 {
-                let mut pos = Castle::start(&v);
-                let (mut moves, mut played) = (Vec::new(), Vec::new());
-                for _ in 0..30 {
-                    moves.clear();
-                    pos.generate_moves(&mut moves);
-                    if pos.outcome().is_over() || moves.is_empty() {
-                        break;
-                    }
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let mv = moves[(seed >> 33) as usize % moves.len()];
-                    played.push(format!("{{\"move\":\"{mv}\"}}"));
-                    pos.play(mv);
-                }
-                text.push_str(&format!(
-                    "{{\"variant\":\"{name}\",\"fen\":\"startpos\",\"result\":\"{result}\",\"moves\":[{}]}}\n",
-                    played.join(",")
-                ));
-            }
-        }
+        let mut text = random_games::<Castle>("castle", &CastleVariant::LEVEL_1, 4, 30, "1-0");
+        text.push_str(&random_games::<Castle>(
+            "castle-3",
+            &CastleVariant::LEVEL_3,
+            4,
+            30,
+            "0-1",
+        ));
         text.push_str(&random_records("coinstack", 2, "1-0"));
         let all = samples_from_records(&text, Some(Target::Castle));
         assert_eq!((all.unusable, all.other_game), (0, 2));
