@@ -20,6 +20,24 @@ use std::sync::OnceLock;
 
 use crate::{simd, Side};
 
+/// Square `square` (rank by rank, `size` to a rank) of a square board
+/// seen through symmetry `sym` (0..8): bit 0 mirrors the files, bit 1 the
+/// ranks, bit 2 swaps files and ranks. Mixtour's and Focus's trainers learn
+/// each position through one of these (their `symmetric_input`).
+pub fn symmetric_square(square: usize, size: usize, sym: usize) -> usize {
+    let (mut f, mut r) = (square % size, square / size);
+    if sym & 1 != 0 {
+        f = size - 1 - f;
+    }
+    if sym & 2 != 0 {
+        r = size - 1 - r;
+    }
+    if sym & 4 != 0 {
+        (f, r) = (r, f);
+    }
+    r * size + f
+}
+
 pub const QA: i32 = 255;
 pub const QB: i32 = 16;
 /// The most hidden units a network may have.

@@ -516,18 +516,8 @@ pub fn symmetric_input(input: usize, sym: usize) -> usize {
         return input;
     }
     let (cell, code) = (input / CODES, input % CODES);
-    let square = nth_square(cell);
-    let (mut f, mut r) = (square % SIZE, square / SIZE);
-    if sym & 1 != 0 {
-        f = SIZE - 1 - f;
-    }
-    if sym & 2 != 0 {
-        r = SIZE - 1 - r;
-    }
-    if sym & 4 != 0 {
-        (f, r) = (r, f);
-    }
-    cell_of((r * SIZE + f) as u8) * CODES + code
+    let image = crate::nnue::symmetric_square(nth_square(cell), SIZE, sym);
+    cell_of(image as u8) * CODES + code
 }
 
 /// The square of cell `cell` (the inverse of `cell_of`).

@@ -202,17 +202,7 @@ pub fn symmetric_input(input: usize, sym: usize) -> usize {
         return input;
     }
     let (cell, code) = (input / CODES, input % CODES);
-    let (mut f, mut r) = (cell % 5, cell / 5);
-    if sym & 1 != 0 {
-        f = 4 - f;
-    }
-    if sym & 2 != 0 {
-        r = 4 - r;
-    }
-    if sym & 4 != 0 {
-        (f, r) = (r, f);
-    }
-    (r * 5 + f) * CODES + code
+    crate::nnue::symmetric_square(cell, 5, sym) * CODES + code
 }
 
 /// The network's evaluation of `pos`, if there is a network and it applies.
