@@ -39,6 +39,21 @@ perfts=("mixtour 5" "mixtour-5 4" "silo 10" "silo-8 8" "coinstack 4" "focus 4" "
 ugi_session() {
     printf 'ugi\nisready\nuginewgame\nposition startpos moves c3 b2\ngo %s\n' "$1"
 }
+# The session's lines but `info`, with the engine's input kept open until
+# its `bestmove`: the end of input stops a search at once (protocol.md,
+# `quit`), so a closed pipe would compare how far each search got.
+ugi_run() { # <limit> <command...>
+    local line out=""
+    coproc ENGINE { "${@:2}"; }
+    ugi_session "$1" >&"${ENGINE[1]}"
+    while IFS= read -r -t 600 line <&"${ENGINE[0]}"; do
+        [[ $line == info\ * ]] || out+="$line"$'\n'
+        [[ $line == bestmove\ * ]] && break
+    done
+    echo quit >&"${ENGINE[1]}"
+    wait "$ENGINE_PID"
+    printf '%s' "$out"
+}
 
 declare -A native
 for p in "${perfts[@]}"; do
@@ -47,7 +62,7 @@ for p in "${perfts[@]}"; do
 done
 native_bench=$("$stackfish" bench 2>&1 | tail -n 1)
 native_bench=${native_bench%% *}
-native_session=$(ugi_session "depth 5" | "$stackfish" | grep -v '^info ')
+native_session=$(ugi_run "depth 5" "$stackfish")
 grep -q '^bestmove ' <<<"$native_session" || fail "native UGI session gave no bestmove: $native_session"
 
 for cpu in qemu64 Nehalem; do
@@ -60,7 +75,7 @@ for cpu in qemu64 Nehalem; do
     done
     bench=$(run "$stackfish" bench 2>&1 | tail -n 1) || fail "$cpu: bench failed: $bench"
     [ "${bench%% *}" = "$native_bench" ] || fail "$cpu: bench: '$bench', natively $native_bench nodes"
-    session=$(ugi_session "depth 5" | run "$stackfish" | grep -v '^info ') || fail "$cpu: the UGI session failed"
+    session=$(ugi_run "depth 5" run "$stackfish") || fail "$cpu: the UGI session failed"
     [ "$session" = "$native_session" ] ||
         fail "$cpu: the UGI session differs from the native one:"$'\n'"$session"$'\n'"--- native:"$'\n'"$native_session"
     ugi_session "nodes 3000" | run "$stackfish" | grep -q '^bestmove [a-e][1-5]' ||
