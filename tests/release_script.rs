@@ -35,14 +35,15 @@ const CROSS_LINKERS: &[&str] = &["x86_64-w64-mingw32-gcc", "aarch64-linux-gnu-gc
 const CARGO: &str = r#"#!/bin/sh
 # cargo for tools/release.sh's tests: `deb --version` works unless
 # STUB_NO_CARGO_DEB; `build --target T` writes stand-in .exe files into
-# $CARGO_TARGET_DIR/T/release, or fails when STUB_BUILD_FAILS.
+# $CARGO_TARGET_DIR/T/dist (release.sh builds in the dist profile), or
+# fails when STUB_BUILD_FAILS.
 case "$1" in
     deb) [ -z "$STUB_NO_CARGO_DEB" ] ;;
     build)
         if [ -n "$STUB_BUILD_FAILS" ]; then echo "stub cargo: build failed" >&2; exit 101; fi
         t=""; prev=""
         for a in "$@"; do [ "$prev" = "--target" ] && t=$a; prev=$a; done
-        d="$CARGO_TARGET_DIR/$t/release"
+        d="$CARGO_TARGET_DIR/$t/dist"
         mkdir -p "$d"
         echo "MZ stackfish for $t" >"$d/stackfish.exe"
         echo "MZ arena for $t" >"$d/arena.exe" ;;

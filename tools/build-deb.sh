@@ -6,13 +6,14 @@
 #
 #   tools/build-deb.sh            # prints the path of the .deb it wrote
 #   tools/build-deb.sh --target aarch64-unknown-linux-gnu   # the arm64 one
-#   tools/build-deb.sh --target aarch64-unknown-linux-gnu --profile cross
+#   tools/build-deb.sh --target aarch64-unknown-linux-gnu --profile release
 #
 # The last line on stdout is the path of the .deb (stackfish_<version>_<arch>.deb).
 # --target cross-builds (the linker is set in .cargo/config.toml); the man
 # pages and completions then come from the native build, which has the same
 # command-line definitions and runs here. --profile picks the Cargo profile
-# of the packaged binaries (default release; CI's `cross` skips fat LTO).
+# of the packaged binaries (default dist, what ships; CI's check takes
+# release, which skips fat LTO).
 # Needs cargo-deb: `cargo install cargo-deb --locked`.
 # Install the result with `sudo apt install ./target/debian/stackfish_*.deb`.
 set -euo pipefail
@@ -29,7 +30,7 @@ command -v readelf >/dev/null && command -v dpkg-deb >/dev/null || {
 }
 
 target=""
-profile=release
+profile=dist
 while [ $# -gt 0 ]; do
     case $1 in
     --target | --profile)

@@ -9,7 +9,10 @@
 #   that caches every file for offline use. Any static file server serves
 #   it, under any path: `python3 -m http.server -d target/site`.
 #
-#   tools/build-site.sh           # prints the package's folder, then the site's
+#   tools/build-site.sh [--profile P]   # prints the package's folder, then the site's
+#
+# The cargo profile is dist (what ships: fat LTO) unless --profile names
+# another (the tests take release, which builds faster).
 #
 # Needs the wasm32-unknown-unknown target (`rustup target add
 # wasm32-unknown-unknown`) and, for the site's PNG icons, rsvg-convert
@@ -19,6 +22,13 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 target=${CARGO_TARGET_DIR:-$root/target}
+profile=dist
+while [ $# -gt 0 ]; do
+    case $1 in
+        --profile) profile=${2:?--profile needs a cargo profile}; shift 2 ;;
+        *) echo "build-site: unknown argument $1 (usage: tools/build-site.sh [--profile P])" >&2; exit 2 ;;
+    esac
+done
 rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
     echo "build-site: the wasm32-unknown-unknown target is missing; add it with: rustup target add wasm32-unknown-unknown" >&2
     exit 1
@@ -31,8 +41,8 @@ command -v rsvg-convert >/dev/null || {
 # 128-bit SIMD (every browser since 2023, Node 16.4+): the network's
 # sums vectorise, some 10-20% more nodes per second than without.
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
-    cargo build --release --quiet --target wasm32-unknown-unknown -p stackfish-wasm
-wasm="$target/wasm32-unknown-unknown/release/stackfish_wasm.wasm"
+    cargo build --profile "$profile" --quiet --target wasm32-unknown-unknown -p stackfish-wasm
+wasm="$target/wasm32-unknown-unknown/$profile/stackfish_wasm.wasm"
 
 pkg="$target/npm/stackfish"
 rm -rf "$pkg"

@@ -9,8 +9,8 @@
 #   tools/build-wheels.sh [--out DIR] [--profile P] [--sdist] [--no-wheels] [x86_64] [aarch64]
 #
 # With no architecture named it builds both; --sdist adds the sdist,
-# --no-wheels builds only that. The cargo profile is release unless
-# --profile names another (CI's aarch64 check takes `cross`, no fat LTO).
+# --no-wheels builds only that. The cargo profile is dist (what ships: fat
+# LTO) unless --profile names another (CI's aarch64 check takes release).
 # Writes into DIR (default target/wheels) and prints each file's path, one
 # a line, on stdout; progress goes to stderr.
 #
@@ -26,7 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
 out=target/wheels
-profile=release
+profile=dist
 sdist=false
 wheels=true
 arches=()

@@ -23,8 +23,9 @@
 #
 # Reproducible: SOURCE_DATE_EPOCH (default: the commit's time) fixes every
 # time stamp, paths are remapped out of the binaries, archives are sorted
-# with fixed owner, mode and time, gzip -n. The release builds go to
-# target/dist (RELEASE_TARGET_DIR overrides), away from target/release.
+# with fixed owner, mode and time, gzip -n. Everything is built in the
+# `dist` profile (fat LTO, one codegen unit; Cargo.toml) into target/dist
+# (RELEASE_TARGET_DIR overrides), away from the contributors' target/release.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -205,29 +206,29 @@ log "version $version, commit $commit, SOURCE_DATE_EPOCH=$SOURCE_DATE_EPOCH, bui
 if want linux-x86_64 || want linux-aarch64; then
     # The host's binaries write the manual for both architectures.
     log "x86-64 Linux binaries"
-    cargo build --release --quiet --bin stackfish --bin arena
-    manual "$CARGO_TARGET_DIR/release" "$stage/manual"
+    cargo build --profile dist --quiet --bin stackfish --bin arena
+    manual "$CARGO_TARGET_DIR/dist" "$stage/manual"
 fi
 if want linux-x86_64; then
-    linux_tarball x86_64 "$CARGO_TARGET_DIR/release"
+    linux_tarball x86_64 "$CARGO_TARGET_DIR/dist"
     log "amd64 .deb"
     deb amd64
 fi
 if want linux-aarch64; then
     log "aarch64 Linux binaries"
-    cargo build --release --quiet --target aarch64-unknown-linux-gnu --bin stackfish --bin arena
-    linux_tarball aarch64 "$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/release"
+    cargo build --profile dist --quiet --target aarch64-unknown-linux-gnu --bin stackfish --bin arena
+    linux_tarball aarch64 "$CARGO_TARGET_DIR/aarch64-unknown-linux-gnu/dist"
     log "arm64 .deb"
     deb arm64 --target aarch64-unknown-linux-gnu
 fi
 if want windows; then
     log "Windows binaries"
-    cargo build --release --quiet --target x86_64-pc-windows-gnu --bin stackfish --bin arena
+    cargo build --profile dist --quiet --target x86_64-pc-windows-gnu --bin stackfish --bin arena
     name=stackfish-$version-x86_64-windows
     w=$stage/$name
     mkdir -p "$w"
-    cp "$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/release/stackfish.exe" \
-        "$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/release/arena.exe" "$w/"
+    cp "$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/dist/stackfish.exe" \
+        "$CARGO_TARGET_DIR/x86_64-pc-windows-gnu/dist/arena.exe" "$w/"
     # Windows editors want CRLF and a .txt licence.
     for f in README.md protocol.md; do sed 's/$/\r/' "$f" >"$w/$f"; done
     sed 's/$/\r/' LICENSE >"$w/LICENSE.txt"

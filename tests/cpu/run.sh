@@ -97,9 +97,9 @@ echo "tests/cpu: qemu64: arena played 2 games between two emulated engines"
 
 # A build for x86-64-v3 on a CPU without AVX: the line, exit 2. Its own
 # target folder, so the default build's is left alone.
-RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build -q --profile cross \
+RUSTFLAGS="-C target-cpu=x86-64-v3" cargo build -q --release \
     -p stackfish-games --example cpu_check --target-dir target/cpu-v3
-check=target/cpu-v3/cross/examples/cpu_check
+check=target/cpu-v3/release/examples/cpu_check
 set +e
 qemu-x86_64 -cpu Nehalem "$check" >"$work/out" 2>"$work/err"
 status=$?

@@ -51,7 +51,7 @@ frameworks=$!
 cargo build --release --bin stackfish
 # The venv's python3 first in PATH: maturin finds zig as `python3 -m ziglang`.
 PATH="$work/venv/bin:$PATH" CARGO_TARGET_DIR="$root/target" \
-    bash tools/build-wheels.sh --out "$work/wheels" --sdist x86_64 >"$work/built"
+    bash tools/build-wheels.sh --out "$work/wheels" --profile release --sdist x86_64 >"$work/built"
 wheel=$(grep '\.whl$' "$work/built")
 sdist=$(grep '\.tar\.gz$' "$work/built")
 echo "tests/python: $(basename "$wheel") and $(basename "$sdist") built in $(( $(date +%s) - start )) s"
@@ -85,7 +85,7 @@ qemu-x86_64 -cpu qemu64 "$work/venv/bin/python" "$root/tests/python/smoke.py"
 # its packages fetched by an apt with a state folder of its own (the
 # machine's apt setup is left as it is) and unpacked with dpkg -x into a
 # root for `qemu-aarch64 -L`; the wheel unzipped beside it. Built in the
-# cross profile (no fat LTO): this checks the build and the tag, not speed.
+# release profile (no fat LTO): this checks the build and the tag, not speed.
 # Not in CI by default (about 90 s more on 2 cores, and the CI run is near
 # its 30 minutes; tests/aarch64/run.sh tests the same code under qemu):
 # STACKFISH_TEST_ARM_WHEEL=1 runs it; tools/release.sh builds the wheel.
@@ -94,7 +94,7 @@ if [ "${STACKFISH_TEST_ARM_WHEEL:-0}" = 1 ]; then
     rustup target list --installed | grep -qx aarch64-unknown-linux-gnu ||
         rustup target add aarch64-unknown-linux-gnu
     PATH="$work/venv/bin:$PATH" CARGO_TARGET_DIR="$root/target" \
-        bash "$root/tools/build-wheels.sh" --out "$work/wheels" --profile cross aarch64 >"$work/built-arm"
+        bash "$root/tools/build-wheels.sh" --out "$work/wheels" --profile release aarch64 >"$work/built-arm"
     arm=$work/arm64
     mkdir -p "$arm/state/lists/partial" "$arm/cache/archives/partial" "$arm/debs" "$arm/sysroot" "$arm/site"
     : >"$arm/status"

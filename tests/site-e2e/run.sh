@@ -31,7 +31,7 @@ if [ ! -d "$root/tests/web-e2e/node_modules/playwright-core" ]; then
 fi
 
 (cd "$root" && cargo build --release -q --bin stackfish)
-built=$(bash "$root/tools/build-site.sh")
+built=$(bash "$root/tools/build-site.sh" --profile release)
 pkg=$(sed -n 1p <<<"$built")
 site=$(sed -n 2p <<<"$built")
 STACKFISH="$root/target/release/stackfish" node "$here/node-api.mjs" "$pkg"

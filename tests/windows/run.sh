@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Windows build under wine (docs/development.md, "Windows"): cross-builds
-# stackfish.exe and arena.exe (x86_64-pc-windows-gnu, profile cross) and runs
+# stackfish.exe and arena.exe (x86_64-pc-windows-gnu, profile release) and runs
 # them under Debian's wine64, comparing with the native Linux build:
 #   - perft of every game's start, root moves and total, as the native binary;
 #   - `bench` prints the native node count;
@@ -39,13 +39,13 @@ rustup target list --installed | grep -qx "$target" ||
     fail "rustup target $target missing (rustup target add $target)"
 
 start=$(date +%s)
-cargo build -q --target "$target" --profile cross --bin stackfish --bin arena
+cargo build -q --target "$target" --release --bin stackfish --bin arena
 [ -x target/release/stackfish ] || cargo build -q --release --bin stackfish
 native=$root/target/release/stackfish
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "target/$target/cross/stackfish.exe" "target/$target/cross/arena.exe" "$work/"
+cp "target/$target/release/stackfish.exe" "target/$target/release/arena.exe" "$work/"
 x86_64-w64-mingw32-gcc -shared -O2 -o "$work/bcryptprimitives.dll" \
     tests/windows/shim.c -ladvapi32
 cd "$work"
