@@ -8,6 +8,7 @@
 //! (a browser build calls it on what it was given); `fs.rs` holds the only
 //! functions that touch the file system: reading by path and `export`.
 
+pub mod cpu;
 mod error;
 mod files;
 pub mod fs;
