@@ -42,6 +42,13 @@ pub const MAX_LEVEL: u8 = 19;
 /// (the levels' own budgets stay below it: 101,000 at level 19).
 pub const NODE_CAP: u64 = 200_000;
 
+/// On every board but the standard one the engine runs its general board
+/// type, whose 128-bit sets the JS engine computes in 32-bit halves: about
+/// 2.5 times slower a node there (docs/stackandconquer.md). A level's node
+/// budget is divided by this much on those boards, so that a move takes
+/// about as long as on the standard board.
+pub const OTHER_BOARD_DIVISOR: u64 = 3;
+
 /// The script's transposition table: 1 MB holds some 65,000 entries, more
 /// than a move at any script level visits, and clearing it each move costs
 /// little in the app's JS engine.
@@ -83,9 +90,20 @@ impl Script {
     }
 }
 
+/// The nodes a search may take at `level` on the standard board or
+/// another: the level's own budget (a third of it on other boards), and
+/// never more than `NODE_CAP`.
+pub fn node_limit(level: u8, standard: bool) -> u64 {
+    match level_play(level.clamp(1, MAX_LEVEL)) {
+        Some(LevelPlay::Nodes(nodes)) if !standard => (nodes / OTHER_BOARD_DIVISOR).max(1),
+        _ => NODE_CAP,
+    }
+}
+
 /// Searches `ask` afresh (a new session, the table cleared), as `ucinewgame`,
-/// `position fen`, `setoption name Level` and `go nodes NODE_CAP searchmoves
-/// ...` do natively: the move depends on the position and level alone.
+/// `position fen`, `setoption name Level` and `go nodes <node_limit>
+/// searchmoves ...` do natively: the move depends on the position and level
+/// alone.
 pub fn search(ask: &Search, level: u8, shared: &Arc<Shared>) -> Result<Searched, String> {
     let mut session = mixtour_session();
     session
@@ -95,7 +113,7 @@ pub fn search(ask: &Search, level: u8, shared: &Arc<Shared>) -> Result<Searched,
     shared.helper_nodes.store(0, Relaxed);
     shared.arm();
     let params = GoParams {
-        nodes: Some(NODE_CAP),
+        nodes: Some(node_limit(level, ask.standard)),
         search_moves: ask.search_moves.clone(),
         ..GoParams::default()
     };
@@ -126,9 +144,10 @@ pub fn search(ask: &Search, level: u8, shared: &Arc<Shared>) -> Result<Searched,
 pub fn strength(level: u8) -> String {
     let level = level.clamp(1, MAX_LEVEL);
     match level_play(level) {
-        Some(LevelPlay::Nodes(nodes)) => {
-            format!("stackfish level {level} of 20, {nodes} nodes a move")
-        }
+        Some(LevelPlay::Nodes(nodes)) => format!(
+            "stackfish level {level} of 20, {nodes} nodes a move ({} on other boards than 5 x 5)",
+            node_limit(level, false)
+        ),
         Some(LevelPlay::Noisy { depth, noise }) => {
             format!("stackfish level {level} of 20, {depth} ply with noise {noise}")
         }

@@ -5,10 +5,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
+use stackfish_engine::levels::{level_play, LevelPlay};
 use stackfish_engine::{bench_suite, new_session, BestMove, Engine, GoParams, Host, BENCH};
 use stackfish_search::Shared;
 
-use super::{bench_mixtour, strength, Script, MAX_LEVEL, NODE_CAP};
+use super::{bench_mixtour, node_limit, strength, Script, MAX_LEVEL, NODE_CAP};
 
 /// The padded index of grid row `r` (from the top), column `c`.
 fn at(cols: usize, r: usize, c: usize) -> i64 {
@@ -17,7 +18,7 @@ fn at(cols: usize, r: usize, c: usize) -> i64 {
 
 /// The move the engine of `stackfish` (the protocol loop's `Engine`) plays
 /// at `level` from `fen` with `searchmoves`, after a new game.
-fn native_move(fen: &str, level: u8, search_moves: &[&str]) -> String {
+fn native_move(fen: &str, level: u8, nodes: u64, search_moves: &[&str]) -> String {
     let mut engine = Engine::new(Host::default());
     engine
         .set_option("Level", Some(&level.to_string()))
@@ -28,7 +29,7 @@ fn native_move(fen: &str, level: u8, search_moves: &[&str]) -> String {
         .expect("a legal position");
     engine.shared().arm();
     let params = GoParams {
-        nodes: Some(NODE_CAP),
+        nodes: Some(nodes),
         search_moves: search_moves.iter().map(|s| s.to_string()).collect(),
         ..GoParams::default()
     };
@@ -133,7 +134,7 @@ fn the_script_plays_what_the_native_engine_plays_at_its_level() {
         let mut script = Script::new(level);
         assert_eq!(
             played(&mut script, &turn),
-            native_move(fen, level, &all),
+            native_move(fen, level, NODE_CAP, &all),
             "level {level}"
         );
         // The root limited to a few moves: still the native choice among them.
@@ -143,7 +144,7 @@ fn the_script_plays_what_the_native_engine_plays_at_its_level() {
         assert!(few.contains(&mine.as_str()));
         assert_eq!(
             mine,
-            native_move(fen, level, &few),
+            native_move(fen, level, NODE_CAP, &few),
             "level {level}, searchmoves"
         );
     }
@@ -162,9 +163,14 @@ fn the_script_plays_shaped_boards_as_the_native_engine() {
     let all = our_moves(fen);
     let all: Vec<&str> = all.iter().map(String::as_str).collect();
     let turn = app_turn(&grid, [1, 1], [19, 19], 1, &all);
+    // A third of level 10's budget on this board.
+    let Some(LevelPlay::Nodes(budget)) = level_play(10) else {
+        panic!("level 10 is a node budget")
+    };
+    assert_eq!(node_limit(10, false), budget / 3);
     assert_eq!(
         played(&mut Script::new(10), &turn),
-        native_move(fen, 10, &all)
+        native_move(fen, 10, budget / 3, &all)
     );
 }
 

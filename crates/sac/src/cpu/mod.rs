@@ -58,6 +58,9 @@ struct Turn {
 pub struct Search {
     pub fen: String,
     pub search_moves: Vec<String>,
+    /// The standard board: 5 x 5 without holes (the engine's fast board
+    /// type; every other board takes the general one).
+    pub standard: bool,
 }
 
 /// What the engine answered: its move in our notation, and a few words on
@@ -496,9 +499,12 @@ fn plan(
             ),
         ));
     }
+    let standard =
+        board.columns == 5 && board.rows == 5 && desc.cells.iter().all(|c| *c != Cell::Hole);
     let ask = Search {
         fen,
         search_moves: back.iter().map(|(t, _)| t.clone()).collect(),
+        standard,
     };
     Ok((ask, back, notes))
 }

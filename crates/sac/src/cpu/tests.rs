@@ -77,6 +77,7 @@ fn placements_map_to_squares_counted_from_the_bottom() {
     let asked = asked.expect("the engine is asked");
     assert_eq!(asked.fen, "x5/x5/x5/x5/x5 1 20,20 0,0 1 -");
     assert_eq!(asked.search_moves, ["a5", "e1", "b3"]);
+    assert!(asked.standard);
     assert_eq!(reply.mv, Some([-1, 1, 144]));
     assert_eq!(reply.log.len(), 1, "{:?}", reply.log);
     assert!(
@@ -154,7 +155,9 @@ fn a_shaped_board_keeps_its_holes() {
     let legal = [[-1, 1, at(3, 0, 1)]];
     let req = request(&grid, 2, [19, 20], [1, 1], json!([]), &legal);
     let (asked, reply) = turn_with(&mut Cpu::default(), &req, None);
-    assert_eq!(asked.unwrap().fen, "#,x,#/x,1,x/#,x,# 2 19,20 0,0 1 -");
+    let asked = asked.unwrap();
+    assert_eq!(asked.fen, "#,x,#/x,1,x/#,x,# 2 19,20 0,0 1 -");
+    assert!(!asked.standard);
     assert_eq!(reply.mv, Some(legal[0]));
 }
 
