@@ -475,6 +475,7 @@ impl Game for Silo {
 
     /// Silo has no captures; the only move that changes the result at once is
     /// the one that completes the mover's run.
+    #[inline(always)]
     fn is_noisy(&self, mv: Move) -> bool {
         let mut child = *self;
         child.play(mv);
