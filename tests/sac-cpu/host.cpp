@@ -10,6 +10,7 @@
 //
 //   host SCRIPT games BOARD.in TOWERS PLAYERS GAMES SEED   whole games against random movers
 //   host SCRIPT call CASE.json                              one call on a position, checked
+//   host SCRIPT bench                                       the Mixtour part of bench, timed
 //
 // Exits 1 on any failure: an exception, a move not in the legal list, a
 // case's expectation not met, a QJSEngine warning that a variable is used
@@ -28,6 +29,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <random>
 #include <string>
 #include <vector>
@@ -44,6 +46,14 @@ static void on_message(QtMsgType, const QMessageLogContext &, const QString &tex
 [[noreturn]] static void fail(const std::string &why) {
     fprintf(stderr, "FAIL: %s\n", why.c_str());
     exit(1);
+}
+
+// Seconds of CPU the process has used: what a move costs whatever else
+// the machine runs (the wall time is printed beside it).
+static double cpu_seconds() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
 }
 
 static const int HEIGHT = 5;  // a tower scores at this height; also the padding
@@ -145,10 +155,8 @@ static QString moves_json(const std::vector<Move> &moves) {
 
 // A board source (.in): line 1 the stones per number of players, then rows
 // of 0 (playable) and # (not part of the board), top row first.
-static State read_in(const QString &path, int towers, int players) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) fail("cannot open " + path.toStdString());
-    QStringList lines = QString::fromUtf8(f.readAll()).split('\n');
+static State read_in_text(const QString &text, int towers, int players) {
+    QStringList lines = text.split('\n');
     QStringList counts = lines.value(0).split(',', Qt::SkipEmptyParts);
     int stones = counts.value(players - 2).trimmed().toInt();
     std::vector<std::vector<bool>> grid;
@@ -169,6 +177,12 @@ static State read_in(const QString &path, int towers, int players) {
     s.stones.assign(players, stones);
     s.needed.assign(players, towers);
     return s;
+}
+
+static State read_in(const QString &path, int towers, int players) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) fail("cannot open " + path.toStdString());
+    return read_in_text(QString::fromUtf8(f.readAll()), towers, players);
 }
 
 // The app's `game` object. Each getter reads the live state; a case may
@@ -211,7 +225,7 @@ public:
 struct Player {
     QJSEngine engine;
     Game game;
-    double load_s = 0, init_s = 0;
+    double load_s = 0, init_s = 0, load_cpu_s = 0;
 
     Player(const QString &script, State *state) {
         game.state = state;
@@ -221,6 +235,7 @@ struct Player {
         if (!f.open(QIODevice::ReadOnly)) fail("cannot open " + script.toStdString());
         QString code = QString::fromUtf8(f.readAll());
         QElapsedTimer t;
+        double c0 = cpu_seconds();
         t.start();
         QJSValue r = engine.evaluate(code, script);
         load_s = t.nsecsElapsed() / 1e9;
@@ -235,17 +250,22 @@ struct Player {
             init_s = t.nsecsElapsed() / 1e9;
             if (r2.isError()) fail("initCPU threw: " + r2.toString().toStdString());
         }
+        load_cpu_s = cpu_seconds() - c0;
     }
 
     // callCPU on the live state (or `board`, given as is); the answer must
     // be an array of three whole numbers in `legal`.
+    double cpu_s = 0;  // CPU seconds of the last call
+
     Move call(const QString &board, const std::vector<Move> &legal, double *seconds) {
         QJSValue f = engine.globalObject().property("callCPU");
         if (!f.isCallable()) fail("the script defines no callCPU");
         QElapsedTimer t;
+        double c0 = cpu_seconds();
         t.start();
         QJSValue r = f.call({board});
         *seconds = t.nsecsElapsed() / 1e9;
+        cpu_s = cpu_seconds() - c0;
         if (r.isError()) fail("callCPU threw: " + r.toString().toStdString());
         if (!r.isArray() || r.property("length").toInt() != 3)
             fail("callCPU returned " + r.toString().toStdString() + ", not [from, count, to]");
@@ -266,15 +286,17 @@ struct Times {
 static int run_games(const QString &script, const QString &board, int towers, int players, int games,
                      unsigned seed) {
     std::mt19937 rng(seed);
-    Times moves, loads;
+    Times moves, loads, moves_cpu, loads_cpu;
     int wins = 0, losses = 0, unfinished = 0;
     for (int g = 0; g < games; g++) {
         State s = read_in(board, towers, players);
         int seat = 1 + g % players;  // the script's seat, turn about
         Player cpu(script, &s);
         loads.add(cpu.load_s + cpu.init_s);
-        printf("game %d: the script is player %d of %d on %s, %d tower(s) to win; loaded in %.2f s + initCPU %.2f s\n",
-               g + 1, seat, players, qPrintable(board), towers, cpu.load_s, cpu.init_s);
+        loads_cpu.add(cpu.load_cpu_s);
+        printf("game %d: the script is player %d of %d on %s, %d tower(s) to win; loaded in %.2f s + initCPU %.2f s "
+               "(%.2f s CPU)\n",
+               g + 1, seat, players, qPrintable(board), towers, cpu.load_s, cpu.init_s, cpu.load_cpu_s);
         int winner = 0, plies = 0, passes = 0;
         Times mine;
         while (winner == 0 && plies < 600) {
@@ -292,6 +314,7 @@ static int run_games(const QString &script, const QString &board, int towers, in
                 m = cpu.call(s.board_json(), legal, &secs);
                 mine.add(secs);
                 moves.add(secs);
+                moves_cpu.add(cpu.cpu_s);
             } else {
                 m = legal[std::uniform_int_distribution<size_t>(0, legal.size() - 1)(rng)];
             }
@@ -307,10 +330,11 @@ static int run_games(const QString &script, const QString &board, int towers, in
                winner == seat ? "the script won" : winner ? "a random mover won" : "no winner",
                plies, mine.n, mine.n ? mine.sum / mine.n : 0.0, mine.max);
     }
-    printf("games: %d, script won %d, lost %d, unfinished %d; %d script moves, mean %.2f s, max %.2f s; "
-           "load + initCPU mean %.2f s, max %.2f s\n",
+    printf("games: %d, script won %d, lost %d, unfinished %d; %d script moves, mean %.2f s, max %.2f s "
+           "(CPU mean %.2f s, max %.2f s); load + initCPU mean %.2f s, max %.2f s (CPU mean %.2f s, max %.2f s)\n",
            games, wins, losses, unfinished, moves.n, moves.n ? moves.sum / moves.n : 0.0, moves.max,
-           loads.sum / std::max(loads.n, 1), loads.max);
+           moves_cpu.n ? moves_cpu.sum / moves_cpu.n : 0.0, moves_cpu.max, loads.sum / std::max(loads.n, 1),
+           loads.max, loads_cpu.sum / std::max(loads_cpu.n, 1), loads_cpu.max);
     return 0;
 }
 
@@ -389,6 +413,26 @@ static int run_case(const QString &script, const QString &path) {
     return 0;
 }
 
+// The Mixtour part of `bench` through the script's engine in QJSEngine:
+// prints its lines and `<nodes> nodes <nps> nps`.
+static int run_bench(const QString &script) {
+    State s = read_in_text("20,15\n0,0,0,0,0\n0,0,0,0,0\n0,0,0,0,0\n0,0,0,0,0\n0,0,0,0,0\n", 1, 2);
+    Player cpu(script, &s);
+    QElapsedTimer t;
+    t.start();
+    QJSValue r = cpu.engine.evaluate(
+        "(function () { var e = stackfishModule(); var n = e.sc_bench(0); var at = e.sc_out();"
+        " var h = new Uint8Array(e.memory.buffer); var s = '';"
+        " for (var i = 0; i < n; i++) s += String.fromCharCode(h[at + i]); return s; })()");
+    double secs = t.nsecsElapsed() / 1e9;
+    if (r.isError()) fail("bench threw: " + r.toString().toStdString());
+    QStringList lines = r.toString().trimmed().split('\n');
+    long nodes = lines.takeLast().split(' ').value(0).toLong();
+    for (const auto &l : lines) printf("%s\n", qPrintable(l));
+    printf("%ld nodes %.0f nps\n", nodes, nodes / secs);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     QCoreApplication app(argc, argv);
     qInstallMessageHandler(on_message);
@@ -397,6 +441,8 @@ int main(int argc, char **argv) {
     int rc = 1;
     if (args[2] == "games" && args.size() == 8) {
         rc = run_games(args[1], args[3], args[4].toInt(), args[5].toInt(), args[6].toInt(), args[7].toUInt());
+    } else if (args[2] == "bench" && args.size() == 3) {
+        rc = run_bench(args[1]);
     } else if (args[2] == "call" && args.size() == 4) {
         rc = run_case(args[1], args[3]);
     } else {
