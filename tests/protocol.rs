@@ -782,8 +782,8 @@ fn an_unknown_game_and_bad_go_values_are_echoed_escaped_and_cut() {
     let cut = cut.replace("1000004", "60004");
     for expected in [
         format!("info string error: option Game: unknown game '{cut}' (known: "),
-        format!("info string go: 'depth' needs a number, got '{cut}'; ignored"),
-        "info string go: 'movetime' needs a number, got '-\\u{1b}5'; ignored".to_string(),
+        format!("info string go: 'depth' needs a number, got '{cut}'; read as 1"),
+        "info string go: 'movetime' needs a number, got '-\\u{1b}5'; read as 0".to_string(),
     ] {
         assert!(out.contains(&expected), "{expected}\n{out:.2000}");
     }
