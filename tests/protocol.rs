@@ -527,6 +527,28 @@ fn perft_command_reports_and_rejects_bad_input() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("field"));
 }
 
+/// A command line missing an argument names it and points at the
+/// subcommand's own help, for both programs.
+#[test]
+fn a_missing_argument_is_named_with_the_subcommands_help() {
+    for (program, args, expected) in [
+        (
+            env!("CARGO_BIN_EXE_stackfish"),
+            &["perft"][..],
+            "error: the following required arguments were not provided: <DEPTH>; try 'stackfish perft --help'",
+        ),
+        (
+            env!("CARGO_BIN_EXE_arena"),
+            &["compliance"][..],
+            "arena: usage error: the following required arguments were not provided: <CMD>...; try 'arena compliance --help'",
+        ),
+    ] {
+        let out = Command::new(program).args(args).output().unwrap();
+        assert!(!out.status.success());
+        assert_eq!(String::from_utf8_lossy(&out.stderr).trim_end(), expected);
+    }
+}
+
 /// The binary's whole output for `input` on a pipe (end of input after
 /// it), run by `sh -c "<shell>; exec stackfish"` so a test can set limits.
 fn piped_with(shell: &str, input: &str) -> (Option<i32>, String) {
