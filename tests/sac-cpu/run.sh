@@ -55,6 +55,11 @@ g++ -O2 -std=c++17 -fPIC -I"$build" "$here/host.cpp" -o "$build/host" $(pkg-conf
 host=$build/host
 
 for s in "${scripts[@]}"; do
+    # What the app reads of the file: the GPL header first, a strength
+    # line among the first lines, and a plain script (no ES module).
+    head -n 3 "$s" | grep -q 'GNU General Public License\|Copyright' || { echo "sac-cpu: $s does not start with the GPL header" >&2; exit 1; }
+    head -n 20 "$s" | grep -q '^// CPU strength: stackfish level' || { echo "sac-cpu: $s has no '// CPU strength:' line in its first 20 lines" >&2; exit 1; }
+    if grep -qE '^(import|export)\b' "$s"; then echo "sac-cpu: $s is an ES module (import/export), not a plain script" >&2; exit 1; fi
     echo "sac-cpu: $(basename "$s"): $(sed -n 's|^// CPU strength: ||p' "$s" | head -n 1)" >&2
     "$host" "$s" games boards/square_5x5.in 1 2 2 1
     "$host" "$s" games boards/square_5x5_no_corners.in 1 2 1 2

@@ -1,6 +1,4 @@
 // @NAME@: stackfish, the Mixtour engine, as a CPU opponent for StackAndConquer.
-// CPU strength: @STRENGTH@
-//
 // Copyright (C) the stackfish developers
 //
 // This program is free software: you can redistribute it and/or modify it
@@ -12,6 +10,8 @@
 // ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or
 // FITNESS FOR A PARTICULAR PURPOSE. See the GNU General Public License for
 // more details: <https://www.gnu.org/licenses/>.
+//
+// CPU strength: @STRENGTH@
 //
 // Install: put this file in StackAndConquer's cpu folder (Linux
 // ~/.local/share/stackandconquer/cpu/, Windows %LOCALAPPDATA%\stackandconquer\cpu\,
