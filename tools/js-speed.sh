@@ -24,8 +24,10 @@ rounds=${1:-3}
 
 cargo build --profile dist --quiet --bin stackfish
 cargo build --profile dist --quiet -p stackfish-sac-cpu --example bench
-pkg=$(bash tools/build-site.sh | head -n 1)
-script=$(bash tools/build-sac-cpu.sh | head -n 1)
+mapfile -t built < <(bash tools/build-site.sh)
+pkg=${built[0]}
+mapfile -t built < <(bash tools/build-sac-cpu.sh)
+script=${built[0]}
 host=target/sac-cpu-host/host
 if [ ! -x "$host" ] || [ tests/sac-cpu/host.cpp -nt "$host" ]; then
     mkdir -p target/sac-cpu-host
