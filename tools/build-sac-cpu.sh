@@ -117,7 +117,7 @@ strength() {
     ' "$out/engine.js" "$1"
 }
 script() { # script FILE-NAME LEVEL LABEL-SUFFIX
-    local file=$out/$1 label
+    local file="$out/$1" label
     label="$(strength "$2")$3"
     {
         sed -e "s|@NAME@|${1%.js}|" -e "s|@STRENGTH@|$label|" -e "s|@VERSION@|$version|" \
