@@ -43,10 +43,11 @@ pub const MAX_LEVEL: u8 = 19;
 pub const NODE_CAP: u64 = 200_000;
 
 /// On every board but the standard one the engine runs its general board
-/// type, whose 128-bit sets the JS engine computes in 32-bit halves: about
-/// 2.5 times slower a node there (docs/stackandconquer.md). A level's node
-/// budget is divided by this much on those boards, so that a move takes
-/// about as long as on the standard board.
+/// type, whose 128-bit sets the JS engine computes in 32-bit halves: 2 to
+/// 2.5 times slower a node there (measured in QJSEngine over whole games:
+/// docs/stackandconquer.md). A level's node budget is divided by this much
+/// on those boards, so that a move takes no longer than on the standard
+/// board.
 pub const OTHER_BOARD_DIVISOR: u64 = 3;
 
 /// The script's transposition table: 1 MB holds some 65,000 entries, more

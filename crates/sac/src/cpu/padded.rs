@@ -14,8 +14,9 @@ pub const MAX_PADDED_CELLS: usize = 100_000;
 
 /// Cells the simple rule may visit looking for a safe move (each of the
 /// next player's stacks, 8 directions, up to 4 cells out, for each legal
-/// move): some 50 ms natively, a second or two in the app's JS engine. A
-/// board that needs more takes the first legal move not yet shown unsafe.
+/// move): a bound, so that no board, however large, keeps the app frozen
+/// for long. A board that needs more takes the first legal move not yet
+/// shown unsafe.
 pub const SIMPLE_RULE_VISITS: u64 = 20_000_000;
 
 /// One cell of the padded board: off the board (`-` padding or `#` hole),
