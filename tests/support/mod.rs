@@ -16,8 +16,14 @@ pub fn arena_exe() -> &'static str {
     env!("CARGO_BIN_EXE_arena")
 }
 
+/// A fresh, empty folder `tag` for one test, under the build's own
+/// `target/tmp` (never the system's temporary folder, which a test suite
+/// would fill up run after run). Named by test binary and tag, without a
+/// process id, so a rerun empties and reuses the folder of the run before:
+/// the folders of a failed test stay for a look, and never pile up.
 pub fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stackfish-arena-{}-{tag}", std::process::id()));
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{tag}", env!("CARGO_CRATE_NAME")));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
