@@ -189,10 +189,12 @@ fn a_second_ctrl_c_exits_at_once_keeping_the_records() {
     // it, then print its tables. A second Ctrl-C in that second ends it at
     // once, with no tables, and the first game still recorded.
     let dir = temp_dir("sigint-twice");
+    let marker = format!("sigint-twice-{}", std::process::id());
     let mut args = match_args(&dir);
     for a in args.iter_mut() {
         if a.starts_with("args=") {
-            *a = a.replace("--fault slow --slow-ms 30", "--fault hang --at 8");
+            let hang = format!("--fault hang --at 8 --name {marker}");
+            *a = a.replace("--fault slow --slow-ms 30", &hang);
         } else if a == "st=1" {
             *a = "st=30".into();
         }
@@ -211,4 +213,8 @@ fn a_second_ctrl_c_exits_at_once_keeping_the_records() {
     );
     assert!(!dir.join("summary.json").exists(), "{out}");
     assert_eq!(game_numbers(&dir), before);
+    // The hung engine ignores `quit` and its end of input: it is killed
+    // with the arena, not left running (issue 43).
+    #[cfg(target_os = "linux")]
+    support::assert_no_mock_engine_left(&marker);
 }

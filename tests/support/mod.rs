@@ -73,3 +73,53 @@ pub fn read_summary(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("summary.json")).expect("summary.json written");
     serde_json::from_str(&text).expect("summary is JSON")
 }
+
+/// The mock engines still running (zombies are dead: not counted) whose
+/// command line holds `marker` (give each test's engines `--name
+/// <marker>`): found by their executable, so the arena, whose own command
+/// line holds the engines' arguments, is never among them.
+#[cfg(target_os = "linux")]
+pub fn mock_engines_running(marker: &str) -> Vec<u32> {
+    let Ok(exe) = std::fs::canonicalize(mock()) else {
+        return Vec::new();
+    };
+    let Ok(procs) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    procs
+        .flatten()
+        .filter_map(|p| p.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let at = |f: &str| format!("/proc/{pid}/{f}");
+            let same_exe = std::fs::read_link(at("exe")).is_ok_and(|e| e == exe);
+            let marked = std::fs::read(at("cmdline"))
+                .is_ok_and(|c| c.split(|&b| b == 0).any(|a| a == marker.as_bytes()));
+            // `pid (comm) S ...`: the state follows the last ')'.
+            let zombie = std::fs::read_to_string(at("stat")).is_ok_and(|s| {
+                s.rsplit(')')
+                    .next()
+                    .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+            });
+            same_exe && marked && !zombie
+        })
+        .collect()
+}
+
+/// Waits up to 5 s for every mock engine marked `marker` to be gone; kills
+/// any left (so a failure leaves nothing running) and fails naming them.
+#[cfg(target_os = "linux")]
+pub fn assert_no_mock_engine_left(marker: &str) {
+    let until = Instant::now() + Duration::from_secs(5);
+    let mut left = mock_engines_running(marker);
+    while !left.is_empty() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+        left = mock_engines_running(marker);
+    }
+    for pid in &left {
+        let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    }
+    assert!(
+        left.is_empty(),
+        "engines outlived the arena: mock-engine --name {marker}, pids {left:?}"
+    );
+}
