@@ -14,6 +14,7 @@ use std::sync::atomic::Ordering;
 use stackfish::arena::compliance;
 use stackfish::arena::config::{
     parse_sprt, split_args, EngineSpec, MatchConfig, Proto, Referee, ScoreAdjudication, Timeouts,
+    MAX_GAMES,
 };
 use stackfish::arena::fastchess;
 use stackfish::arena::merge::{merge, MergeOptions};
@@ -365,7 +366,7 @@ struct RunArgs {
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     each: Vec<String>,
     /// Number of games, rounded up to whole pairs (each opening with both colours).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
     games: Option<u32>,
     /// The game: mixtour, mixtour-5, ...
     #[arg(long, value_parser = manual::choices(stackfish::game::variant_names()))]
@@ -748,7 +749,10 @@ fn command() -> clap::Command {
         ("tournament", format!("{:?}", cfg.tournament).to_lowercase()),
         ("referee", format!("{:?}", cfg.referee).to_lowercase()),
     ];
-    let mut cmd = Cli::command();
+    let mut cmd = Cli::command().mut_arg("games", |a| {
+        let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+        a.help(format!("{help}; at most {MAX_GAMES}"))
+    });
     for (id, value) in defaults {
         cmd = cmd.mut_arg(id, |a| {
             let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();

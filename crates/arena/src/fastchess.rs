@@ -250,7 +250,12 @@ pub fn translate(args: &[String]) -> Result<Translated, ArenaError> {
     let per_round = games_per_round.unwrap_or(1);
     if let Some(r) = rounds {
         out.args
-            .extend(["--games".into(), (r * per_round).to_string()]);
+            // In u64: the product of two u32 may not fit one; the arena's
+            // bound on --games then refuses it in words.
+            .extend([
+                "--games".into(),
+                (u64::from(r) * u64::from(per_round)).to_string(),
+            ]);
     }
     if random_order || srand.is_some() {
         out.args

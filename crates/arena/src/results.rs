@@ -477,6 +477,23 @@ pub fn summarize_games(records: &[GameRecord]) -> Vec<GameSummary> {
     v
 }
 
+/// Fails unless `path` (the file of `flag`) can be opened for writing: a
+/// file written at the end of a run is checked before its first game. An
+/// existing file is left as it is; one the check created is removed again.
+/// A full disk is found only by the write itself.
+pub fn check_writable(path: &Path, flag: &str) -> Result<(), ArenaError> {
+    let existed = path.symlink_metadata().is_ok();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| ArenaError::Io(format!("cannot write {} ({flag}): {e}", path.display())))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 /// Writes the `--json` summary.
 pub fn write_json(path: &Path, summary: &Summary) -> Result<(), ArenaError> {
     let text = serde_json::to_string_pretty(summary)

@@ -5,6 +5,7 @@
 use stackfish_tables::TableSet;
 use std::collections::HashMap;
 use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -17,16 +18,16 @@ use super::openings::{self, Opening, OpeningError};
 use super::referee::{forfeit_record, play_game, GameSetup};
 use super::report::{format_pair_table, EngineInfo, MatchInfo};
 use super::results::{
-    counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, repeated_games,
-    sprt_line, stats_for, summarize_games, tournament_tables, write_json, write_report,
-    SprtSummary, Summary,
+    check_writable, counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables,
+    repeated_games, sprt_line, stats_for, summarize_games, tournament_tables, write_json,
+    write_report, SprtSummary, Summary,
 };
 use super::schedule::{schedule_tournament, Scheduled, Shard};
 use super::stats::SprtVerdict;
 use super::ArenaError;
 use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, Spawner, StartError};
 use stackfish_client::transport::INTERRUPTED;
-use stackfish_record::{read_jsonl, GameRecord, Sinks};
+use stackfish_record::{pgn_game_numbers, read_jsonl, GameRecord, Sinks};
 
 /// The progress bar on a terminal: `[####....] 10/40 games, <status>`. The
 /// game count is part of the message, so that it and the score always come
@@ -78,6 +79,13 @@ pub fn run_match_with(
     spawn: Spawner,
 ) -> Result<Summary, ArenaError> {
     cfg.validate()?;
+    // The summary and the report are written at the end: a path that
+    // cannot take them fails now, not after the whole match.
+    for (path, flag) in [(&cfg.json, "--json"), (&cfg.report, "--report")] {
+        if let Some(path) = path {
+            check_writable(path, flag)?;
+        }
+    }
     let limits: Vec<Limits> = cfg
         .engines
         .iter()
@@ -173,7 +181,7 @@ pub fn run_match_with(
         .filter(|g| !done.iter().any(|d| d.game == g.game))
         .copied()
         .collect();
-    let sinks = Sinks::open(cfg.pgn.as_deref(), cfg.jsonl.as_deref(), opts.resume)?;
+    let mut sinks = Sinks::open(cfg.pgn.as_deref(), cfg.jsonl.as_deref(), opts.resume)?;
     if let (Some(path), n @ 1..) = (&cfg.jsonl, sinks.torn_cut()) {
         let _ = writeln!(
             out,
@@ -181,11 +189,46 @@ pub fn run_match_with(
             path.display()
         );
     }
+    if let (Some(path), true) = (&cfg.pgn, opts.resume) {
+        if let n @ 1.. = sinks.torn_pgn() {
+            let _ = writeln!(
+                out,
+                "Resuming: cut a torn last game ({n} bytes, a write that never finished) off {}",
+                path.display()
+            );
+        }
+        // The JSONL line of a game is written before its PGN block: a game
+        // whose block was torn, or failed on a full disk, is whole in the
+        // JSONL file and written again from there.
+        let have = pgn_game_numbers(path)?;
+        let mut missing: Vec<&GameRecord> =
+            done.iter().filter(|r| !have.contains(&r.game)).collect();
+        missing.sort_by_key(|r| r.game);
+        for rec in &missing {
+            sinks.write_pgn(rec)?;
+        }
+        if !missing.is_empty() {
+            let _ = writeln!(
+                out,
+                "Resuming: wrote {} recorded game{} missing from {} again, from {}",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                path.display(),
+                cfg.jsonl
+                    .as_deref()
+                    .unwrap_or(Path::new("the JSONL file"))
+                    .display()
+            );
+        }
+    }
     let log = match &cfg.log {
         Some(p) => Logger::to_file(p, opts.resume)?,
         None => Logger::default(),
     };
     check_options(cfg, &log, spawn, out)?;
+    if let Some(e) = log.failed() {
+        return Err(ArenaError::Io(e));
+    }
     if !done.is_empty() {
         let _ = writeln!(
             out,
@@ -228,7 +271,7 @@ pub fn run_match_with(
         total,
         fastchess: opts.fastchess,
         bar: bar.clone(),
-        log,
+        log: log.clone(),
         spawn,
         abort: &abort,
         sprt_done: &sprt_done,
@@ -244,6 +287,10 @@ pub fn run_match_with(
         .map_err(|_| ArenaError::Io("a worker thread panicked".into()))?;
     if let Some(e) = shared.error.take() {
         return Err(e);
+    }
+    // A log cut off stops the match as a record that cannot be written does.
+    if let Some(e) = log.failed() {
+        return Err(ArenaError::Io(e));
     }
     let interrupted = INTERRUPTED.load(Ordering::SeqCst);
     let pairs = pair_stats(&names, &shared.records);
@@ -413,8 +460,12 @@ struct Ctx<'a, 'o> {
 }
 
 impl Ctx<'_, '_> {
+    /// Ctrl-C, a failure of the run, or a log that can no longer be
+    /// written: no new game starts.
     fn stopping(&self) -> bool {
-        INTERRUPTED.load(Ordering::SeqCst) || self.abort.load(Ordering::SeqCst)
+        INTERRUPTED.load(Ordering::SeqCst)
+            || self.abort.load(Ordering::SeqCst)
+            || self.log.failed().is_some()
     }
 
     fn say(&self, s: &mut Shared, line: &str) {
