@@ -839,7 +839,11 @@ pub fn make_openings(
         };
         let deadline = Instant::now() + std::time::Duration::from_millis(timeouts.max_move_ms);
         match e.search(&o.position_command(), &go, deadline) {
-            Ok(r) => Ok(r.info.mate.is_none() && r.info.cp.is_some_and(|cp| cp.abs() <= max_cp)),
+            // In i64: `abs` of an engine's i32::MIN would overflow.
+            Ok(r) => Ok(r.info.mate.is_none()
+                && r.info
+                    .cp
+                    .is_some_and(|cp| i64::from(cp).abs() <= i64::from(max_cp))),
             Err(SearchError::NoReply { .. }) => {
                 Err(OpeningError::Filter(format!("{}: no bestmove", e.name)))
             }
