@@ -16,7 +16,7 @@ use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
 use super::fastchess;
 use super::openings::{self, Opening, OpeningError};
 use super::referee::{forfeit_record, play_game, GameSetup};
-use super::report::{format_pair_table, EngineInfo, MatchInfo};
+use super::report::{format_pair_table, pair_sentences, samples_words, EngineInfo, MatchInfo};
 use super::results::{
     check_writable, counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables,
     repeated_games, sprt_line, stats_for, summarize_games, tournament_tables, write_json,
@@ -29,12 +29,17 @@ use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, Spawn
 use stackfish_client::transport::INTERRUPTED;
 use stackfish_record::{pgn_game_numbers, read_jsonl, GameRecord, Sinks};
 
-/// The progress bar on a terminal: `[####....] 10/40 games, <status>`. The
-/// game count is part of the message, so that it and the score always come
-/// from the same update.
-const BAR_TEMPLATE: &str = "[{bar:16}] {msg}";
-/// Columns the bar and its brackets take before the message.
-const BAR_COLUMNS: usize = 19;
+/// The progress line on a terminal: `[####....] 10/40 games, <status>`.
+/// The bar is drawn by us into the message, with the game count and the
+/// score: indicatif draws what each call gives it, so a bar of its own
+/// filled at `set_position` a step before the message caught up with the
+/// count. One text, one update: the fill, the count and the score always
+/// agree.
+const BAR_TEMPLATE: &str = "{msg}";
+/// Characters of the bar between its brackets.
+const BAR_WIDTH: usize = 16;
+/// Columns the bar, its brackets and a space take before the status.
+const BAR_COLUMNS: usize = BAR_WIDTH + 3;
 
 pub struct RunOptions {
     /// Continue from the games already in the JSONL file.
@@ -343,6 +348,9 @@ pub fn run_match_with(
         print_tables(&mut **out, &reports, tables.as_ref());
         if let Some(s) = &sprt_summary {
             let _ = writeln!(out, "{}", sprt_line(s));
+        }
+        for line in pair_sentences(&reports) {
+            let _ = writeln!(out, "{line}");
         }
     }
     let summary = Summary {
@@ -665,6 +673,10 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         "?".into()
     };
     let first = stats_for(&ctx.names[0], &ctx.names[1], &s.records);
+    // What the Elo counts: complete pairs, or games before the first pair.
+    let elo_from = counts_for(&ctx.names[0], &ctx.names[1], &s.records)
+        .estimate()
+        .map_or_else(String::new, |e| format!(" ({})", samples_words(&e)));
     let llr = match &ctx.cfg.sprt {
         Some(sprt) => {
             let st = counts_for(&ctx.names[0], &ctx.names[1], &s.records).sprt_status(sprt);
@@ -686,7 +698,7 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
             ),
             3,
         ),
-        StatusField::new(format!("Elo {}", fmt_elo(&first)), 5),
+        StatusField::new(format!("Elo {}{elo_from}", fmt_elo(&first)), 5),
         StatusField::new(llr.trim_start_matches(", ").to_string(), 0),
         StatusField::new(format!("{rate:.1} games/min"), 1),
         StatusField::new(format!("ETA {eta}"), 0),
@@ -706,8 +718,8 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         let width = console::Term::stdout()
             .size_checked()
             .map_or(80, |(_, cols)| usize::from(cols));
-        bar.set_position(done.into());
-        bar.set_message(fit_status(&fields, width.saturating_sub(BAR_COLUMNS)));
+        let status = fit_status(&fields, width.saturating_sub(BAR_COLUMNS));
+        bar.set_message(format!("{} {status}", bar_text(done, ctx.total)));
     } else {
         let status = format!("{done}/{} games, {status}", ctx.total);
         let interval = ctx.cfg.ratinginterval;
@@ -785,16 +797,28 @@ fn fastchess_block(cfg: &MatchConfig, names: &[String], records: &[GameRecord]) 
     )
 }
 
-/// The terminal's progress bar over the `total` games of the run, `done`
+/// The terminal's progress line over the `total` games of the run, `done`
 /// of them already recorded (a resumed match).
 fn progress_bar(total: u32, done: usize) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(total.into()), ProgressDrawTarget::stdout());
     // The template is a constant: it parses, or the tests fail.
     if let Ok(style) = ProgressStyle::with_template(BAR_TEMPLATE) {
-        bar.set_style(style.progress_chars("#."));
+        bar.set_style(style);
     }
-    bar.set_position(done as u64);
+    let done = u32::try_from(done).unwrap_or(u32::MAX);
+    bar.set_message(format!("{} {done}/{total} games", bar_text(done, total)));
     bar
+}
+
+/// `[######..........] 6/16 games`'s bar: `#` for each whole sixteenth of
+/// the games done.
+fn bar_text(done: u32, total: u32) -> String {
+    let filled = if total == 0 {
+        BAR_WIDTH
+    } else {
+        (u64::from(done.min(total)) * BAR_WIDTH as u64 / u64::from(total)) as usize
+    };
+    format!("[{}{}]", "#".repeat(filled), ".".repeat(BAR_WIDTH - filled))
 }
 
 /// Writes a suite of random openings from the variant's start or from the
@@ -867,6 +891,19 @@ mod tests {
     #[test]
     fn the_progress_bar_template_parses() {
         assert!(ProgressStyle::with_template(BAR_TEMPLATE).is_ok());
+    }
+
+    #[test]
+    fn the_bar_fills_with_its_count() {
+        assert_eq!(bar_text(0, 40), "[................]");
+        // 10 of 40 is 4 sixteenths; 2 of 40 (0.8 of one) is none yet.
+        assert_eq!(bar_text(10, 40), "[####............]");
+        assert_eq!(bar_text(2, 40), "[................]");
+        assert_eq!(bar_text(3, 40), "[#...............]");
+        assert_eq!(bar_text(40, 40), "[################]");
+        assert_eq!(bar_text(0, 0), "[################]");
+        assert_eq!(bar_text(7, 3), "[################]");
+        assert_eq!(bar_text(1, 16).len(), BAR_COLUMNS - 1);
     }
 
     fn sample() -> Vec<StatusField> {
