@@ -719,6 +719,15 @@ fn build_missing_engines(cfg: &MatchConfig) {
     let mut cmd = std::process::Command::new(cargo);
     cmd.args(["build", "--bin", OWN_ENGINE, "--manifest-path"])
         .arg(&manifest);
+    // What `cargo run` told the arena about itself is not the user's
+    // environment: a build script that tracks one of these variables (ring's
+    // does) would see a change, so the nested build, and then the user's
+    // next `cargo run`, would rebuild crates already built.
+    for (name, _) in std::env::vars_os() {
+        if name.to_str().is_some_and(set_by_cargo_run) {
+            cmd.env_remove(&name);
+        }
+    }
     if dir.file_name().is_some_and(|n| n == "release") {
         cmd.arg("--release");
     }
@@ -726,6 +735,22 @@ fn build_missing_engines(cfg: &MatchConfig) {
     if let Err(e) = cmd.status() {
         eprintln!("arena: cannot run cargo: {e}");
     }
+}
+
+/// Whether `cargo run` sets this variable for the program it runs (the
+/// package's own facts), as opposed to one the user set (CARGO_HOME,
+/// CARGO_TARGET_DIR, CARGO_PROFILE_*, ...), which the nested build keeps.
+fn set_by_cargo_run(name: &str) -> bool {
+    name.starts_with("CARGO_PKG_")
+        || name.starts_with("CARGO_MANIFEST_")
+        || matches!(
+            name,
+            "CARGO_CRATE_NAME"
+                | "CARGO_BIN_NAME"
+                | "CARGO_PRIMARY_PACKAGE"
+                | "CARGO_TARGET_TMPDIR"
+                | "CARGO_RUSTC_CURRENT_DIR"
+        )
 }
 
 /// The command line with each run flag's default in its help (`[default:

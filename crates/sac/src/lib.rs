@@ -16,7 +16,7 @@ mod tests;
 
 use std::path::Path;
 
-use stackfish_games::echo::echo;
+use stackfish_games::echo::echo_path;
 use stackfish_games::mixtour::board::GRID_MAX;
 use stackfish_games::mixtour::{Board, MixtourGrid, MixtourVariant, Position, Stack};
 use stackfish_games::{FenError, Game, Side};
@@ -312,7 +312,7 @@ pub fn import_bytes_noted(
         notes: desc
             .notes
             .iter()
-            .map(|n| format!("{}: {n}", echo(name)))
+            .map(|n| format!("{}: {n}", echo_path(name)))
             .collect(),
     })
 }
