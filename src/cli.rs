@@ -139,16 +139,20 @@ impl Program {
         let what = first.strip_prefix("error: ").unwrap_or(first);
         // An error ending in ':' lists its subjects on the indented lines
         // below it, up to the first blank line.
-        let listed: Vec<&str> = lines
+        let below: Vec<&str> = lines
             .by_ref()
             .take_while(|l| !l.trim().is_empty())
             .map(str::trim)
             .collect();
-        let what = match (what.strip_suffix(':'), listed.is_empty()) {
-            (Some(head), false) => format!("{head}: {}", listed.join(", ")),
-            _ => what.to_string(),
+        let mut rest: Vec<&str> = lines.map(str::trim).filter(|l| !l.is_empty()).collect();
+        let what = match what.strip_suffix(':') {
+            Some(head) if !below.is_empty() => format!("{head}: {}", below.join(", ")),
+            // Not a list: tips and choices, read with the rest.
+            _ => {
+                rest.splice(0..0, below);
+                what.to_string()
+            }
         };
-        let rest: Vec<&str> = lines.map(str::trim).filter(|l| !l.is_empty()).collect();
         // Tips ("a similar argument exists") and the choices of a closed
         // value ("[possible values: ...]"); the usage block is left out.
         let tips: Vec<&str> = rest
@@ -208,7 +212,7 @@ mod tests {
         let clap_text = "error: unexpected argument '--gmae' found\n\n  tip: a similar argument exists: '--game'\n\nUsage: stackfish perft --game <GAME>\n\nFor more information, try '--help'.\n";
         assert_eq!(
             STACKFISH.usage_line(clap_text),
-            "error: unexpected argument '--gmae' found (a similar argument exists: '--game'); try 'stackfish --help'"
+            "error: unexpected argument '--gmae' found (a similar argument exists: '--game'); try 'stackfish perft --help'"
         );
         assert_eq!(
             STACKFISH.usage_line("error: invalid value 'cmd' for '<SHELL>'\n  [possible values: bash, zsh]\n\nFor more information, try '--help'.\n"),

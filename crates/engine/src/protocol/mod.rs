@@ -127,7 +127,7 @@ impl Protocol {
         if self.state.quitting {
             return false;
         }
-        if self.state.held.is_some() {
+        if self.state.busy() {
             self.state.during_search(line.to_string());
             self.release();
         } else {
