@@ -7,7 +7,7 @@
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
@@ -852,7 +852,12 @@ fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
                 ProtoArg::Uci => Proto::Uci,
             };
             let (cmd, args) = match c.cmd.split_first() {
-                Some((cmd, args)) if args.is_empty() && cmd.contains(' ') => {
+                // One argument with spaces is a command line (`arena
+                // compliance "engine --flag"`), unless it names a file: a
+                // path with spaces in it.
+                Some((cmd, args))
+                    if args.is_empty() && cmd.contains(' ') && !Path::new(cmd).exists() =>
+                {
                     let mut words = split_args(cmd)?;
                     if words.is_empty() {
                         return Err(ArenaError::Config("empty engine command".into()));
