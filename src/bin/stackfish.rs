@@ -261,6 +261,13 @@ enum Command {
         #[arg(long)]
         no_symmetries: bool,
     },
+    /// Fit the review's expected-score model to self-play records: k per
+    /// game, with its log-loss and calibration (data/selfplay/README.md).
+    FitModel {
+        /// Record files (JSON lines or PGN; `.zst` read compressed).
+        #[arg(required = true)]
+        records: Vec<std::path::PathBuf>,
+    },
     /// Solve a position by retrograde analysis (Silo only).
     Solve {
         /// Position string; the variant's start position if omitted.
@@ -451,6 +458,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             }
             datagen(&out, &mut settings, resume)?
         }
+        Some(Command::FitModel { records }) => fit_model(&records)?,
         Some(Command::Train {
             records,
             out,
@@ -566,6 +574,42 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             let stdin = std::io::stdin();
             stackfish::protocol::run(std::io::BufReader::new(stdin), std::io::stdout());
         }
+    }
+    Ok(())
+}
+
+/// A record file to read through: `.zst` decompressed as it is read.
+fn open_records(path: &std::path::Path) -> Result<Box<dyn std::io::BufRead>, Failure> {
+    let cannot =
+        |e: std::io::Error| Failure::bad_input(format!("cannot read {}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    if path.extension().is_some_and(|x| x == "zst") {
+        let decoder = zstd::stream::read::Decoder::new(file).map_err(cannot)?;
+        Ok(Box::new(std::io::BufReader::new(decoder)))
+    } else {
+        Ok(Box::new(std::io::BufReader::new(file)))
+    }
+}
+
+/// `stackfish fit-model`: k per game of the records, with its figures.
+fn fit_model(records: &[std::path::PathBuf]) -> Result<(), Failure> {
+    use stackfish::fit_model::{fit, format_fit, samples_from_records, Found};
+    let mut all = Found::default();
+    for path in records {
+        let found = samples_from_records(open_records(path)?);
+        all.unusable += found.unusable;
+        for (game, samples) in found.by_game {
+            let entry = all.by_game.entry(game).or_default();
+            entry.games.extend(samples.games);
+            entry.mates += samples.mates;
+        }
+    }
+    eprintln!("records skipped: {} unusable", all.unusable);
+    if all.by_game.values().all(|g| g.positions() == 0) {
+        return Err(Failure::bad_input("no searched positions in the records"));
+    }
+    for (game, samples) in all.by_game.iter().filter(|(_, s)| s.positions() > 0) {
+        print!("{}", format_fit(game, &fit(samples)));
     }
     Ok(())
 }
