@@ -12,6 +12,7 @@
 //! assert_eq!(perft(&start, 2), 600);
 //! ```
 
+pub use stackfish_analyse as analyse;
 pub use stackfish_apbot as apbot;
 pub use stackfish_arena as arena;
 pub use stackfish_client as client;
