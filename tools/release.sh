@@ -10,11 +10,13 @@
 #                                                       (tools/build-wheels.sh)
 #   stackfish-<v>.tgz                                   the npm package (`npm pack`)
 #   stackfish-<v>-site.zip                              the static site (tools/build-site.sh)
+#   StackfishCPU.js, StackfishCPU-Easy.js               StackAndConquer CPU scripts (tools/build-sac-cpu.sh)
 #   SHA256SUMS
 #
 #   tools/release.sh [--out DIR] [--only PART,...]
 #
-# PART is one of linux-x86_64 linux-aarch64 windows python npm site; with
+# PART is one of linux-x86_64 linux-aarch64 windows python npm site
+# stackandconquer; with
 # --only the folder is called release-<version>-partial, so that it is never
 # taken for a full release. Every tool is checked before anything is built:
 # a missing one gives one line naming what to install, exit 1. The folder is
@@ -30,7 +32,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-all_parts="linux-x86_64 linux-aarch64 windows python npm site"
+all_parts="linux-x86_64 linux-aarch64 windows python npm site stackandconquer"
 parts=$all_parts
 out=""
 while [ $# -gt 0 ]; do
@@ -94,6 +96,11 @@ if want npm || want site; then
     have rsvg-convert || missing rsvg-convert "apt-get install librsvg2-bin"
 fi
 if want npm; then
+    have npm || missing npm "apt-get install npm"
+fi
+if want stackandconquer; then
+    need_target wasm32-unknown-unknown
+    have node || missing node "apt-get install nodejs"
     have npm || missing npm "apt-get install npm"
 fi
 
@@ -253,6 +260,13 @@ if want npm || want site; then
         cp -r "$site" "$stage/site"
         zipdir "$dir/stackfish-$version-site.zip" "$stage/site"
     fi
+fi
+if want stackandconquer; then
+    log "StackAndConquer CPU scripts"
+    # Their own names: a player drops them into the app's cpu folder as
+    # they are (the version is in each file's header).
+    mapfile -t scripts < <(bash tools/build-sac-cpu.sh)
+    cp "${scripts[@]}" "$dir/"
 fi
 
 (cd "$dir" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | sort | xargs sha256sum >SHA256SUMS)
