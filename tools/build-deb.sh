@@ -13,8 +13,8 @@
 # target/debian/stackfish_<version>-1_<arch>.deb (cargo-deb's name: -1 is
 # the Debian revision).
 # --target cross-builds (the linker is set in .cargo/config.toml); the man
-# pages and completions then come from the native build, which has the same
-# command-line definitions and runs here.
+# pages and completions then come from the native build of the same
+# profile, which has the same command-line definitions and runs here.
 # --profile picks the Cargo profile of the packaged binaries (default dist,
 # what ships; CI's check takes release, which skips fat LTO).
 # Needs cargo-deb (`cargo install cargo-deb --locked`), readelf and
@@ -85,15 +85,15 @@ fi
 stop_if_missing
 
 # The packaged binaries. Cross-built ones cannot run here, so the man pages
-# and completions come from the native release build (same source, same
-# command-line definitions; tests/aarch64/run.sh compares them).
+# and completions come from the native build of the same profile (same
+# source, same command-line definitions; tests/aarch64/run.sh compares
+# them), which tools/release.sh has built already.
 tdir=${CARGO_TARGET_DIR:-target}
 cargo build --profile "$profile" "${cross[@]}" --quiet --bin stackfish --bin arena
 bin=$tdir/$profile
 [ "$profile" != dev ] || bin=$tdir/debug
 if [ ${#cross[@]} -gt 0 ]; then
-    cargo build --release --quiet --bin stackfish --bin arena
-    bin=$tdir/release
+    cargo build --profile "$profile" --quiet --bin stackfish --bin arena
 fi
 
 # The asset paths in Cargo.toml name this folder.
