@@ -47,7 +47,10 @@ fi
 
 # 128-bit SIMD (every browser since 2023, Node 16.4+): the network's
 # sums vectorise, some 10-20% more nodes per second than without.
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
+# The caller's flags for the target come after (tools/release.sh remaps
+# paths with them).
+flags=${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-}
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128${flags:+ $flags}" \
     cargo build --profile "$profile" --quiet --target wasm32-unknown-unknown -p stackfish-wasm
 wasm="$target/wasm32-unknown-unknown/$profile/stackfish_wasm.wasm"
 

@@ -149,6 +149,8 @@ cargo_home=${CARGO_HOME:-$HOME/.cargo}
 remap="--remap-path-prefix=$root=/build/stackfish-$version --remap-path-prefix=$cargo_home=/cargo"
 export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS=$remap
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS=$remap
+# The .wasm too (tools/build-site.sh adds its own flags to these).
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=$remap
 # GNU ld writes the link time into a PE header unless told not to.
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="$remap -C link-arg=-Wl,--no-insert-timestamp"
 # The binaries keep their source tree's path to find data when run from
@@ -277,7 +279,6 @@ if want python; then
 fi
 if want npm || want site; then
     log "WebAssembly: the npm package and the site"
-    # build-site.sh sets the wasm target's flags itself.
     mapfile -t built < <(bash tools/build-site.sh --profile "$profile")
     pkg=${built[0]}
     site=${built[1]}
