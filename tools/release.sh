@@ -232,8 +232,8 @@ deb() { # deb DEBIAN-ARCH [--target TRIPLE]: build-deb.sh's last stdout line is 
     shift
     made=$(bash tools/build-deb.sh "$@" | tail -n 1)
     case $made in
-        */stackfish_"$version"*_"$arch".deb) ;;
-        *) echo "release: tools/build-deb.sh $* gave '$made', not a stackfish_${version}_$arch.deb" >&2; exit 1 ;;
+        */stackfish_"$version"-1_"$arch".deb) ;;
+        *) echo "release: tools/build-deb.sh $* gave '$made', not a stackfish_${version}-1_$arch.deb" >&2; exit 1 ;;
     esac
     [ -f "$made" ] || { echo "release: tools/build-deb.sh $* named $made, which does not exist" >&2; exit 1; }
     cp "$made" "$dir/"
