@@ -73,7 +73,12 @@ out=$(cd "$out" && pwd)
 for arch in "${arches[@]}"; do
     # A folder of its own, so that the wheel of this build is the one found.
     tmp=$(mktemp -d "$out/.build-$arch.XXXXXX")
-    "$maturin" build --profile "$profile" --quiet -m python/Cargo.toml --zig \
+    # zig links against glibc 2.17; a linker named in the environment (a
+    # cross gcc, against Debian's glibc 2.36) would win over it and give a
+    # wheel that is not manylinux2014.
+    linker_var=CARGO_TARGET_${arch^^}_UNKNOWN_LINUX_GNU_LINKER
+    env -u "$linker_var" \
+        "$maturin" build --profile "$profile" --quiet -m python/Cargo.toml --zig \
         --compatibility manylinux2014 --target "$arch-unknown-linux-gnu" -o "$tmp" >&2
     wheel=$(ls "$tmp"/stackfish-*.whl)
     # auditwheel names the one tag the wheel's libraries and symbol

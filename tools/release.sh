@@ -157,7 +157,8 @@ export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="$remap -C link-arg=-Wl,--no
 # it (src/data.rs); a release names the remapped one instead, so the
 # checkout's folder leaves no trace (its binaries use share/ beside them).
 export STACKFISH_SOURCE_TREE=/build/stackfish-$version
-export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=${CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER:-aarch64-linux-gnu-gcc}
+# No CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER: .cargo/config.toml
+# names the cross gcc for the binaries, and the wheels must link with zig.
 
 # -- the folder ----------------------------------------------------------------
 mkdir -p "$(dirname "$out")"
