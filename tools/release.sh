@@ -151,8 +151,14 @@ export CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS=$remap
 export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUSTFLAGS=$remap
 # The .wasm too (tools/build-site.sh adds its own flags to these).
 export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS=$remap
-# GNU ld writes the link time into a PE header unless told not to.
-export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="$remap -C link-arg=-Wl,--no-insert-timestamp"
+# GNU ld writes the link time into a PE header unless told not to. The
+# .exe files carry no COFF symbol table: rustc writes the import libraries
+# of raw-dylib imports (kernel32, ntdll, ws2_32 through windows-sys) into
+# a randomly named temporary folder under the target folder, and ld names
+# symbols after that path (_head_<path>_kernel32_dll_imports_lib), so two
+# builds differed there alone. Panic messages keep their file and line;
+# backtraces on Windows lose function names.
+export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUSTFLAGS="$remap -C link-arg=-Wl,--no-insert-timestamp -C strip=symbols"
 # The binaries keep their source tree's path to find data when run from
 # it (src/data.rs); a release names the remapped one instead, so the
 # checkout's folder leaves no trace (its binaries use share/ beside them).
