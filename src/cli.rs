@@ -130,14 +130,33 @@ impl Program {
     }
 
     /// clap's several lines of error, usage and tips as one line: the
-    /// error, clap's tips (a similar argument...), and where help is.
+    /// error with what it lists (the missing arguments), clap's tips (a
+    /// similar argument...), and where help is: the help of the subcommand
+    /// the usage names (`stackfish perft --help`), else the program's.
     pub fn usage_line(self, clap_text: &str) -> String {
-        let mut lines = clap_text.lines().map(str::trim).filter(|l| !l.is_empty());
-        let first = lines.next().unwrap_or("bad command line");
+        let mut lines = clap_text.lines();
+        let first = lines.next().map(str::trim).unwrap_or("bad command line");
         let what = first.strip_prefix("error: ").unwrap_or(first);
+        // An error ending in ':' lists its subjects on the indented lines
+        // below it, up to the first blank line.
+        let below: Vec<&str> = lines
+            .by_ref()
+            .take_while(|l| !l.trim().is_empty())
+            .map(str::trim)
+            .collect();
+        let mut rest: Vec<&str> = lines.map(str::trim).filter(|l| !l.is_empty()).collect();
+        let what = match what.strip_suffix(':') {
+            Some(head) if !below.is_empty() => format!("{head}: {}", below.join(", ")),
+            // Not a list: tips and choices, read with the rest.
+            _ => {
+                rest.splice(0..0, below);
+                what.to_string()
+            }
+        };
         // Tips ("a similar argument exists") and the choices of a closed
         // value ("[possible values: ...]"); the usage block is left out.
-        let tips: Vec<&str> = lines
+        let tips: Vec<&str> = rest
+            .iter()
             .filter_map(|l| {
                 l.strip_prefix("tip: ")
                     .or_else(|| l.strip_prefix('[').and_then(|l| l.strip_suffix(']')))
@@ -147,9 +166,23 @@ impl Program {
             true => String::new(),
             false => format!(" ({})", tips.join("; ")),
         };
+        // "Usage: stackfish perft [OPTIONS] <DEPTH>": the command's words
+        // before its first option or argument.
+        let command = rest
+            .iter()
+            .find_map(|l| l.strip_prefix("Usage: "))
+            .map(|usage| {
+                let words: Vec<&str> = usage
+                    .split_whitespace()
+                    .take_while(|w| !w.starts_with(['[', '<', '-']))
+                    .collect();
+                words.join(" ")
+            })
+            .filter(|c| c.split(' ').next() == Some(self.name))
+            .unwrap_or_else(|| self.name.to_string());
         format!(
-            "{}{}{what}{tips}; try '{} --help'",
-            self.prefix, self.usage_kind, self.name
+            "{}{}{what}{tips}; try '{command} --help'",
+            self.prefix, self.usage_kind
         )
     }
 }
@@ -179,7 +212,7 @@ mod tests {
         let clap_text = "error: unexpected argument '--gmae' found\n\n  tip: a similar argument exists: '--game'\n\nUsage: stackfish perft --game <GAME>\n\nFor more information, try '--help'.\n";
         assert_eq!(
             STACKFISH.usage_line(clap_text),
-            "error: unexpected argument '--gmae' found (a similar argument exists: '--game'); try 'stackfish --help'"
+            "error: unexpected argument '--gmae' found (a similar argument exists: '--game'); try 'stackfish perft --help'"
         );
         assert_eq!(
             STACKFISH.usage_line("error: invalid value 'cmd' for '<SHELL>'\n  [possible values: bash, zsh]\n\nFor more information, try '--help'.\n"),
@@ -188,6 +221,20 @@ mod tests {
         assert_eq!(
             ARENA.usage_line("error: a value is required for '--games <GAMES>' but none was supplied\n\nFor more information, try '--help'.\n"),
             "arena: usage error: a value is required for '--games <GAMES>' but none was supplied; try 'arena --help'"
+        );
+    }
+
+    #[test]
+    fn a_missing_argument_is_named_and_the_subcommands_help_pointed_at() {
+        let clap_text = "error: the following required arguments were not provided:\n  <DEPTH>\n\nUsage: stackfish perft <DEPTH>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            STACKFISH.usage_line(clap_text),
+            "error: the following required arguments were not provided: <DEPTH>; try 'stackfish perft --help'"
+        );
+        let clap_text = "error: the following required arguments were not provided:\n  --engine <ENGINE>\n  <GAMES>\n\nUsage: arena compliance [OPTIONS] --engine <ENGINE> <GAMES>\n\nFor more information, try '--help'.\n";
+        assert_eq!(
+            ARENA.usage_line(clap_text),
+            "arena: usage error: the following required arguments were not provided: --engine <ENGINE>, <GAMES>; try 'arena compliance --help'"
         );
     }
 }

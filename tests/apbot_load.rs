@@ -296,3 +296,60 @@ fn a_burst_of_a_thousand_notifications_with_duplicates_and_replays_loses_and_dou
     assert_eq!(files(&state.join("pending")), 0);
     assert!(bot.lines().iter().any(|l| l.contains("note=duplicate")));
 }
+
+/// A search keeps its time budget under load: with `--max-move-ms 100`
+/// and two busy threads beside the bot on two cores, every search (the
+/// `thought` line's time, from taking the work to the answer) ends within
+/// 2 s. The search thread runs at the lowest priority, so under load it
+/// notices its deadline late (hundreds of ms, a generous bound here); when
+/// each search made its own 64 MB table, the table's zeroes, written at
+/// that priority, took 0.4 to 4 s before the search began.
+#[test]
+fn a_search_keeps_its_budget_under_load() {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    let _one = one_load_at_a_time();
+    let busy = Arc::new(AtomicBool::new(true));
+    let spinners: Vec<_> = (0..2)
+        .map(|_| {
+            let busy = busy.clone();
+            std::thread::spawn(move || {
+                let mut n = 0u64;
+                while busy.load(Relaxed) {
+                    n = n.wrapping_mul(6364136223846793005).wrapping_add(1);
+                }
+                n
+            })
+        })
+        .collect();
+    let ap = FakeAp::start(Signer::new(41));
+    let state = temp_dir("budget");
+    let bot = Bot::start(
+        &ap,
+        &state,
+        &["--max-move-ms", "100", "--hash", "64", "--searches", "1"],
+    );
+    for g in 0..4 {
+        ap.new_game(&format!("b{g}"), "mixtour", 1, 0, 90 + g);
+    }
+    let searched = ap.wait_for(60, |s| s.submissions.len() >= 12);
+    busy.store(false, Relaxed);
+    spinners.into_iter().for_each(|s| {
+        s.join().unwrap();
+    });
+    assert!(searched, "{:?}", bot.lines());
+    let thought: Vec<f64> = bot
+        .lines()
+        .iter()
+        .filter(|l| l.starts_with("apbot: thought "))
+        .filter_map(|l| l.split(" ms=").nth(1)?.split(' ').next()?.parse().ok())
+        .collect();
+    let most = thought.iter().copied().fold(0.0, f64::max);
+    println!(
+        "--max-move-ms 100 under load: {} searches, longest {most:.0} ms ({thought:?}); load {}",
+        thought.len(),
+        load()
+    );
+    assert!(thought.len() >= 12, "{:?}", bot.lines());
+    assert!(most < 2000.0, "a search took {most} ms: {thought:?}");
+    let _ = std::fs::remove_dir_all(&state);
+}

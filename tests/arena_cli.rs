@@ -69,6 +69,59 @@ fn a_rounded_game_count_says_so() {
 }
 
 #[test]
+fn an_absurd_game_count_is_refused_with_its_bound() {
+    // 4,000,000,000 games aborted on a 128 GB allocation (exit 134).
+    let r = run("games-flag", &["a", "b"], &["--games", "4000000000"]);
+    assert_eq!(r.code, Some(3), "{}", r.output);
+    assert!(
+        r.output.contains("--games") && r.output.contains("4000000000 is not in 1..=1000000"),
+        "{}",
+        r.output
+    );
+    // The same count from a config file, and from fastchess's -rounds x -games.
+    let dir = temp_dir("games-config");
+    let config = dir.join("match.json");
+    let engine = |name: &str| format!(r#"{{"name": "{name}", "cmd": "{}", "depth": 1}}"#, mock());
+    std::fs::write(
+        &config,
+        format!(
+            r#"{{"engines": [{}, {}], "games": 4000000000}}"#,
+            engine("a"),
+            engine("b")
+        ),
+    )
+    .unwrap();
+    let r = arena(&["--config", config.to_str().unwrap()], &dir);
+    assert_eq!(r.code, Some(3), "{}", r.output);
+    assert!(
+        r.output
+            .contains("config error: --games 4000000000: at most 1000000 games in one run"),
+        "{}",
+        r.output
+    );
+    let cmd = format!("cmd={}", mock());
+    let r = arena(
+        &[
+            "-engine",
+            "name=a",
+            &cmd,
+            "-engine",
+            "name=b",
+            &cmd,
+            "-each",
+            "depth=1",
+            "-rounds",
+            "4000000000",
+            "-games",
+            "2",
+        ],
+        &dir,
+    );
+    assert_eq!(r.code, Some(3), "{}", r.output);
+    assert!(r.output.contains("8000000000"), "{}", r.output);
+}
+
+#[test]
 fn repeated_games_are_warned_about() {
     let r = run("repeat", &["a", "b"], &["--games", "6"]);
     assert_eq!(r.code, Some(0), "{}", r.output);

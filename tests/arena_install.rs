@@ -31,7 +31,10 @@ fn output(cmd: &mut Command) -> Output {
 /// `usr/bin`, an empty `usr/share/stackfish/tournaments`. Returns the
 /// root, the bin folder and the tournaments folder.
 fn fake_install(tag: &str) -> (PathBuf, PathBuf, PathBuf) {
-    let root = std::env::temp_dir().join(format!("stackfish-{tag}-{}", std::process::id()));
+    // Under the build's target/tmp: a failed run leaves its copies there
+    // for a look, and the next run empties the folder first.
+    let root =
+        std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("arena_install-{tag}"));
     let _ = std::fs::remove_dir_all(&root);
     let bin = root.join("usr/bin");
     let share = root.join("usr/share/stackfish/tournaments");

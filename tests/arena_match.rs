@@ -107,6 +107,64 @@ fn draw_adjudication_and_max_plies() {
 }
 
 #[test]
+fn extreme_engine_scores_are_no_draw_and_mate_minus_0_resigns() {
+    // `score cp -2147483648` from both: |i32::MIN| wrapped in release builds
+    // and every position read as "within 5 cp of even" (issue 43).
+    let run = run_with(
+        "extreme-cp",
+        vec![
+            engine("a", "--score -2147483648", "depth=1"),
+            engine("bb", "--score -2147483648", "depth=1"),
+        ],
+        &[
+            "--games",
+            "2",
+            "--maxplies",
+            "8",
+            "--draw",
+            "moves=1",
+            "score=5",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let s = read_summary(&run.dir);
+    for g in s["games"].as_array().unwrap() {
+        assert_ne!(g["termination"], "adjudication: draw by score", "{g}");
+    }
+    // `mate -0`: the engine says it is mated now, a lost score; with
+    // one-sided resignation its side loses at its first scored move.
+    let run = run_with(
+        "mate-minus-0",
+        vec![
+            engine("mated", "--mate -0", "depth=1"),
+            engine("calm", "", "depth=1"),
+        ],
+        &[
+            "--games",
+            "2",
+            "--draw",
+            "moves=1",
+            "score=5",
+            "--resign",
+            "moves=1",
+            "score=1000",
+            "twosided=false",
+        ],
+    );
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let s = read_summary(&run.dir);
+    for g in s["games"].as_array().unwrap() {
+        assert_eq!(g["termination"], "adjudication: resign by score", "{g}");
+        let want = if g["player1"] == "mated" {
+            "0-1"
+        } else {
+            "1-0"
+        };
+        assert_eq!(g["result"], want, "{g}");
+    }
+}
+
+#[test]
 fn uci_engines_concurrency_and_records() {
     let mut a = engine("a", "", "tc=2+0.01");
     a.push("proto=uci".into());

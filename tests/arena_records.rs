@@ -128,8 +128,16 @@ fn killed_arena_resumes_without_replaying() {
         + pair["draws"].as_u64().unwrap()
         + pair["losses"].as_u64().unwrap();
     assert_eq!(total, GAMES as u64);
+    // Every game once in the PGN file too: a block torn by the kill is cut
+    // and written again whole from its JSONL line.
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
-    assert!(pgn.matches("[Game \"").count() >= GAMES as usize);
+    for g in 1..=GAMES {
+        assert_eq!(
+            pgn.matches(&format!("[Game \"{g}\"]\n")).count(),
+            1,
+            "game {g}: {pgn}"
+        );
+    }
 }
 
 /// Sends `signals` to the arena, 100 ms apart, and waits (at most 10 s)
@@ -189,10 +197,12 @@ fn a_second_ctrl_c_exits_at_once_keeping_the_records() {
     // it, then print its tables. A second Ctrl-C in that second ends it at
     // once, with no tables, and the first game still recorded.
     let dir = temp_dir("sigint-twice");
+    let marker = format!("sigint-twice-{}", std::process::id());
     let mut args = match_args(&dir);
     for a in args.iter_mut() {
         if a.starts_with("args=") {
-            *a = a.replace("--fault slow --slow-ms 30", "--fault hang --at 8");
+            let hang = format!("--fault hang --at 8 --name {marker}");
+            *a = a.replace("--fault slow --slow-ms 30", &hang);
         } else if a == "st=1" {
             *a = "st=30".into();
         }
@@ -211,4 +221,137 @@ fn a_second_ctrl_c_exits_at_once_keeping_the_records() {
     );
     assert!(!dir.join("summary.json").exists(), "{out}");
     assert_eq!(game_numbers(&dir), before);
+    // The hung engine ignores `quit` and its end of input: it is killed
+    // with the arena, not left running (issue 43).
+    #[cfg(target_os = "linux")]
+    support::assert_no_mock_engine_left(&marker);
+}
+
+/// A quick match of two well-behaved mocks, with `extra` flags.
+fn quick_match(extra: &[&str]) -> Vec<String> {
+    let m = mock();
+    let mut v: Vec<String> = Vec::new();
+    for (name, seed) in [("a", 1), ("b", 2)] {
+        v.extend([
+            "--engine".into(),
+            format!("name={name}"),
+            format!("cmd={m}"),
+            format!("args=--seed {seed}"),
+            "depth=1".into(),
+        ]);
+    }
+    v.extend(["--maxplies", "10"].map(String::from));
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+fn run_quick(tag: &str, extra: &[&str]) -> support::Run {
+    let dir = temp_dir(tag);
+    let args = quick_match(extra);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    arena(&refs, &dir)
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn a_full_disk_under_the_log_or_a_record_stops_the_match_with_exit_3() {
+    // /dev/full opens, and every write to it fails as on a full disk. The
+    // log was cut off with exit 0 and no word (issue 43).
+    let run = run_quick("log-full", &["--games", "4", "--log", "/dev/full"]);
+    assert_eq!(run.code, Some(3), "{}", run.output);
+    assert!(
+        run.output
+            .contains("arena: i/o error: cannot write the log /dev/full: No space left on device"),
+        "{}",
+        run.output
+    );
+    assert!(!run.output.contains("Finished game"), "{}", run.output);
+    for flag in ["--pgn", "--jsonl"] {
+        let run = run_quick("record-full", &["--games", "4", flag, "/dev/full"]);
+        assert_eq!(run.code, Some(3), "{flag}: {}", run.output);
+        assert!(
+            run.output.contains("/dev/full: No space left on device"),
+            "{flag}: {}",
+            run.output
+        );
+        assert!(
+            !run.output.contains("Finished game 2 "),
+            "{flag}: {}",
+            run.output
+        );
+    }
+}
+
+#[test]
+fn an_unwritable_summary_or_report_is_refused_before_the_first_game() {
+    // Paths no one can create, root included (tests run as root in CI):
+    // a folder that is a file, and a file in /proc.
+    let dir = temp_dir("unwritable");
+    std::fs::write(dir.join("file"), "").unwrap();
+    let under_a_file = dir.join("file/summary.json");
+    let under_a_file = under_a_file.to_str().unwrap();
+    for (flag, path) in [
+        ("--json", under_a_file),
+        ("--report", "/proc/stackfish-report.html"),
+    ] {
+        let args = quick_match(&["--games", "2", flag, path]);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = arena(&refs, &dir);
+        assert_eq!(run.code, Some(3), "{flag}: {}", run.output);
+        let want = format!("arena: i/o error: cannot write {path} ({flag}): ");
+        assert!(run.output.starts_with(&want), "{flag}: {}", run.output);
+        assert!(
+            !run.output.contains("Started game"),
+            "{flag}: {}",
+            run.output
+        );
+    }
+    // A writable path is left as it was found: a run that fails later (its
+    // log on a full disk) leaves no empty summary made by the check.
+    #[cfg(target_os = "linux")]
+    {
+        let json = dir.join("later.json");
+        let json = json.to_str().unwrap();
+        let args = quick_match(&["--games", "2", "--json", json, "--log", "/dev/full"]);
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = arena(&refs, &dir);
+        assert_eq!(run.code, Some(3), "{}", run.output);
+        assert!(!Path::new(json).exists(), "the check left {json}");
+    }
+}
+
+#[test]
+fn resume_cuts_a_torn_pgn_game_and_writes_it_again_whole() {
+    let dir = temp_dir("torn-pgn");
+    let args = quick_match(&[
+        "--games",
+        "4",
+        "--jsonl",
+        "games.jsonl",
+        "--pgn",
+        "games.pgn",
+    ]);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let run = arena(&refs, &dir);
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    let whole = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    // The arena was stopped in the middle of writing the last game's PGN
+    // block (its JSONL line, written first, is whole): 40 bytes of it left.
+    let last = whole.rfind("[Event ").unwrap();
+    std::fs::write(dir.join("games.pgn"), &whole[..last + 40]).unwrap();
+    let mut resumed = refs.clone();
+    resumed.push("--resume");
+    let run = arena(&resumed, &dir);
+    assert_eq!(run.code, Some(0), "{}", run.output);
+    for note in [
+        "Resuming: cut a torn last game (40 bytes, a write that never finished) off games.pgn",
+        "Resuming: wrote 1 recorded game missing from games.pgn again, from games.jsonl",
+    ] {
+        assert!(run.output.contains(note), "{}", run.output);
+    }
+    assert!(!run.output.contains("Started game"), "{}", run.output);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("games.pgn")).unwrap(),
+        whole
+    );
 }

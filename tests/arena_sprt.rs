@@ -123,11 +123,12 @@ fn sprt_is_inconclusive_when_the_budget_runs_out_first() {
     assert!(r.output.contains("LLR"), "{}", r.output);
     // One vocabulary (issue 23): the table's SPRT column says what the line below it says,
     // and twenty straight wins print a bound, not "+2400.0 ± 0.0" or "+inf".
+    // The table's row, not the sentence after it ("strong won 20 of 20 games ...").
     let table_row = r
         .output
         .lines()
         .rev()
-        .find(|l| l.starts_with("strong"))
+        .find(|l| l.starts_with("strong ") && !l.starts_with("strong won"))
         .unwrap_or_default();
     assert!(table_row.ends_with("inconclusive"), "{}", r.output);
     assert!(table_row.contains("> +"), "{table_row}");

@@ -52,8 +52,37 @@ fn a_terminal_gets_a_progress_bar_and_every_line_once() {
     }
     assert!(text.contains("/6 games, "), "no progress bar: {text}");
     assert!(text.contains("[#"), "the bar never filled: {text}");
+    // Every frame drawn: the bar fills with its count, never a step ahead
+    // of it (issue 43): n of 6 games is n * 16 / 6 whole sixteenths.
+    let frames = bar_frames(&text);
+    assert!(frames.len() >= 6, "{frames:?}: {text}");
+    for (bar, done) in &frames {
+        assert_eq!(
+            bar.matches('#').count(),
+            done * 16 / 6,
+            "{bar} {done}/6: {text}"
+        );
+    }
+    assert!(frames.iter().any(|(_, done)| *done == 6), "{frames:?}");
     // The plain-output lines are for pipes only.
     assert!(!text.contains("Progress: "), "{text}");
     assert!(text.contains("W-D-L"), "no table at the end: {text}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Each `[####....] N/6 games` the terminal was sent: the bar and N.
+fn bar_frames(text: &str) -> Vec<(String, usize)> {
+    text.match_indices("/6 games")
+        .filter_map(|(at, _)| {
+            let before = &text[..at];
+            let count_at = before.rfind(' ')? + 1;
+            let done: usize = before[count_at..].parse().ok()?;
+            let bar = before[..count_at - 1]
+                .rsplit('[')
+                .next()?
+                .strip_suffix(']')?;
+            (bar.len() == 16 && bar.chars().all(|c| c == '#' || c == '.'))
+                .then(|| (bar.to_string(), done))
+        })
+        .collect()
 }

@@ -308,6 +308,20 @@ fn a_watcher_that_times_out_is_inconclusive_and_one_without_records_fails() {
         "{}",
         missing.output
     );
+    // A summary path no one can write (a folder that is a file, root too)
+    // is refused at the start, not after a watch of hours.
+    let unwritable = arena(
+        &watch_args(&f, &["--timeout", "30", "--json", "s.json/summary.json"]),
+        &dir,
+    );
+    assert_eq!(unwritable.code, Some(3), "{}", unwritable.output);
+    assert!(
+        unwritable
+            .output
+            .starts_with("arena: i/o error: cannot write s.json/summary.json (--json): "),
+        "{}",
+        unwritable.output
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -194,24 +194,28 @@ fn an_unknown_shell_is_refused_with_the_choices() {
 
 #[test]
 fn a_bad_command_line_is_one_error_line_with_a_hint_to_help() {
-    for (exe, args, line, code) in [
+    // The hint names the help of the subcommand the line was for.
+    for (exe, args, line, code, help) in [
         (
             STACKFISH,
             &["perft", "--gmae", "x"][..],
             "error: unexpected argument '--gmae' found",
             2,
+            "stackfish perft",
         ),
         (
             STACKFISH,
             &["frobnicate"][..],
             "error: unrecognized subcommand 'frobnicate'",
             2,
+            "stackfish",
         ),
         (
             ARENA,
             &["--games"][..],
             "arena: usage error: a value is required for '--games <GAMES>' but none was supplied",
             3,
+            "arena",
         ),
     ] {
         let out = run(exe, args);
@@ -219,13 +223,9 @@ fn a_bad_command_line_is_one_error_line_with_a_hint_to_help() {
         let err = text(&out.stderr);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.starts_with(line), "{err}");
-        let name = if exe == STACKFISH {
-            "stackfish"
-        } else {
-            "arena"
-        };
+        assert_eq!(exe == STACKFISH, help.starts_with("stackfish"));
         assert!(
-            err.trim_end().ends_with(&format!("; try '{name} --help'")),
+            err.trim_end().ends_with(&format!("; try '{help} --help'")),
             "{err}"
         );
     }

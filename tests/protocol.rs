@@ -527,6 +527,28 @@ fn perft_command_reports_and_rejects_bad_input() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("field"));
 }
 
+/// A command line missing an argument names it and points at the
+/// subcommand's own help, for both programs.
+#[test]
+fn a_missing_argument_is_named_with_the_subcommands_help() {
+    for (program, args, expected) in [
+        (
+            env!("CARGO_BIN_EXE_stackfish"),
+            &["perft"][..],
+            "error: the following required arguments were not provided: <DEPTH>; try 'stackfish perft --help'",
+        ),
+        (
+            env!("CARGO_BIN_EXE_arena"),
+            &["compliance"][..],
+            "arena: usage error: the following required arguments were not provided: <CMD>...; try 'arena compliance --help'",
+        ),
+    ] {
+        let out = Command::new(program).args(args).output().unwrap();
+        assert!(!out.status.success());
+        assert_eq!(String::from_utf8_lossy(&out.stderr).trim_end(), expected);
+    }
+}
+
 /// The binary's whole output for `input` on a pipe (end of input after
 /// it), run by `sh -c "<shell>; exec stackfish"` so a test can set limits.
 fn piped_with(shell: &str, input: &str) -> (Option<i32>, String) {
@@ -782,10 +804,91 @@ fn an_unknown_game_and_bad_go_values_are_echoed_escaped_and_cut() {
     let cut = cut.replace("1000004", "60004");
     for expected in [
         format!("info string error: option Game: unknown game '{cut}' (known: "),
-        format!("info string go: 'depth' needs a number, got '{cut}'; ignored"),
-        "info string go: 'movetime' needs a number, got '-\\u{1b}5'; ignored".to_string(),
+        format!("info string go: 'depth' needs a number, got '{cut}'; read as 1"),
+        "info string go: 'movetime' needs a number, got '-\\u{1b}5'; read as 0".to_string(),
     ] {
         assert!(out.contains(&expected), "{expected}\n{out:.2000}");
     }
     assert!(!out.contains('\u{1b}') && out.len() < 10_000, "{out:.2000}");
+}
+
+/// The pairs a test sends per game: enough that a lost `stop` shows.
+const GO_STOP_PAIRS: usize = 2000;
+
+/// `go` and `stop` written together the moment each `bestmove` is read,
+/// thousands of times in every game, with two busy threads beside the
+/// engine (the race showed under CPU contention): every search ends.
+/// Before the loop wrote `bestmove` itself, a `go` that came right after
+/// one was queued as if the search were still running, its `stop` set the
+/// flags of the search that had ended, and the queued `go` then ran with
+/// no limit.
+#[test]
+fn a_stop_sent_right_after_bestmove_always_stops_the_next_search() {
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::sync::Arc;
+    let busy = Arc::new(AtomicBool::new(true));
+    let spinners: Vec<_> = (0..2)
+        .map(|_| {
+            let busy = busy.clone();
+            std::thread::spawn(move || {
+                let mut n = 0u64;
+                while busy.load(Relaxed) {
+                    n = n.wrapping_mul(6364136223846793005).wrapping_add(1);
+                }
+                n
+            })
+        })
+        .collect();
+    for (i, game) in stackfish::game::variants::variant_names()
+        .iter()
+        .enumerate()
+    {
+        let mut child = spawn_engine();
+        let mut stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        writeln!(stdin, "setoption name Game value {game}\nisready").unwrap();
+        let (tx, rx) = channel();
+        // The reader answers each bestmove at once, from its own thread, as
+        // a GUI that stops its analysis right after restarting it would.
+        let go = if i % 2 == 0 { "go" } else { "go infinite" };
+        std::thread::spawn(move || {
+            let mut answered = 0;
+            for line in stdout.lines().map_while(Result::ok) {
+                let next = if line == "readyok" {
+                    true
+                } else if line.starts_with("bestmove") {
+                    answered += 1;
+                    let _ = tx.send(answered);
+                    answered < GO_STOP_PAIRS
+                } else {
+                    false
+                };
+                if next && writeln!(stdin, "{go}\nstop").is_err() {
+                    return;
+                }
+                if answered == GO_STOP_PAIRS {
+                    let _ = writeln!(stdin, "quit");
+                    return;
+                }
+            }
+        });
+        let mut answered = 0;
+        while answered < GO_STOP_PAIRS {
+            match rx.recv_timeout(Duration::from_secs(20)) {
+                Ok(n) => answered = n,
+                Err(_) => {
+                    let _ = child.kill();
+                    panic!(
+                        "{game}: `{go}` + `stop` number {} got no bestmove",
+                        answered + 1
+                    );
+                }
+            }
+        }
+        exits_within(&mut child, Duration::from_secs(10));
+    }
+    busy.store(false, Relaxed);
+    spinners.into_iter().for_each(|s| {
+        s.join().unwrap();
+    });
 }

@@ -825,6 +825,37 @@ fn posts_must_be_json_from_a_known_host() {
         let r = raw(a, &format!("GET /api/state HTTP/1.1\r\nHost: {host}"), b"");
         assert_eq!(r.status, 200, "{host}");
     }
+    // JSON's media type exactly, parameters allowed.
+    for (content_type, status) in [
+        ("application/jsonx", 415),
+        ("application/json-seq", 415),
+        ("text/application/json", 415),
+        ("application/json; charset=utf-8", 200),
+        ("Application/JSON", 200),
+    ] {
+        let head = format!(
+            "POST /api/new HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: {content_type}\r\nContent-Length: 2"
+        );
+        assert_eq!(raw(a, &head, b"{}").status, status, "{content_type}");
+    }
+    // HTTP/1.1 requires a Host; a request in absolute form names its host
+    // in its target, which must be ours too.
+    let r = raw(a, "GET /api/state HTTP/1.1\r\nX-None: 1", b"");
+    assert_eq!(r.status, 400);
+    assert!(r.error().contains("Host"), "{}", r.error());
+    let r = raw(
+        a,
+        "GET http://evil.example/api/state HTTP/1.1\r\nHost: 127.0.0.1",
+        b"",
+    );
+    assert_eq!(r.status, 403);
+    assert!(r.error().contains("evil.example"));
+    let r = raw(
+        a,
+        &format!("GET http://{a}/api/state HTTP/1.1\r\nHost: {a}"),
+        b"",
+    );
+    assert_eq!(r.status, 200);
     assert_eq!(moves(&state(a)), Vec::<String>::new());
 }
 

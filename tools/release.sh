@@ -10,14 +10,15 @@
 #                                                       (tools/build-wheels.sh)
 #   stackfish-<v>.tgz                                   the npm package (`npm pack`)
 #   stackfish-<v>-site.zip                              the static site (tools/build-site.sh)
+#   StackfishCPU.js, StackfishCPU-Easy.js               StackAndConquer CPU scripts (tools/build-sac-cpu.sh)
 #   SHA256SUMS
 #
 #   tools/release.sh [--out DIR] [--only PART,...] [--profile P]
 #   tools/release.sh --help                             # this text
 #
-# PART is one of linux-x86_64 linux-aarch64 windows python npm site; with
-# --only the folder is called release-<version>-partial, so that it is never
-# taken for a full release. Everything is built in the cargo profile `dist`
+# PART is one of linux-x86_64 linux-aarch64 windows python npm site
+# stackandconquer; with --only the folder is called
+# release-<version>-partial, so that it is never taken for a full release. Everything is built in the cargo profile `dist`
 # (fat LTO, one codegen unit: what ships) unless --profile names another;
 # the folder is then called release-<version>-<profile>.
 #
@@ -36,7 +37,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 
-all_parts="linux-x86_64 linux-aarch64 windows python npm site"
+all_parts="linux-x86_64 linux-aarch64 windows python npm site stackandconquer"
 parts=$all_parts
 out=""
 profile=dist
@@ -123,6 +124,11 @@ if want site; then
     need_target wasm32-unknown-unknown
     have rsvg-convert || missing rsvg-convert "apt-get install librsvg2-bin"
     have zip || missing zip "apt-get install zip"
+fi
+if want stackandconquer; then
+    need_target wasm32-unknown-unknown
+    have node || missing node "apt-get install nodejs"
+    have npm || missing npm "apt-get install npm"
 fi
 if [ ${#lacking[@]} -gt 0 ]; then
     printf '%s\n' "${lacking[@]}" >&2
@@ -297,6 +303,13 @@ if want npm || want site; then
         cp -r "$site" "$stage/site"
         zipdir "$dir/stackfish-$version-site.zip" "$stage/site"
     fi
+fi
+if want stackandconquer; then
+    log "StackAndConquer CPU scripts"
+    # Their own names: a player drops them into the app's cpu folder as
+    # they are (the version is in each file's header).
+    mapfile -t scripts < <(bash tools/build-sac-cpu.sh --profile "$profile")
+    cp "${scripts[@]}" "$dir/"
 fi
 
 (cd "$dir" && find . -maxdepth 1 -type f ! -name SHA256SUMS -printf '%f\n' | sort | xargs sha256sum >SHA256SUMS)

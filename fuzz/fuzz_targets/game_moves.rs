@@ -153,7 +153,7 @@ fn check<G: Game>(variant: &G::Variant, pos: &G) {
         assert_ne!(G::move_bits(mv), 0, "{text} packs to 0");
         let _ = pos.is_noisy(mv);
     }
-    let _ = pos.prove(PROOF_POSITIONS);
+    let _ = pos.prove(PROOF_POSITIONS, &std::sync::atomic::AtomicBool::new(false));
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -2,17 +2,19 @@
 //! Exit codes: without an SPRT 0 done, 1 compliance check failed; with
 //! `--sprt` (a match or `arena merge`) 0 H1 accepted, 1 H0 accepted,
 //! 2 inconclusive; `arena tune` 0 done; always 3 the run failed (bad flags or config, an engine
-//! that cannot be started, i/o), 130 stopped by Ctrl-C (every finished game
-//! is recorded).
+//! that cannot be started, i/o), 101 a panic (every engine killed first),
+//! 130 stopped by Ctrl-C (every finished game is recorded).
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::Ordering;
 
 use stackfish::arena::compliance;
 use stackfish::arena::config::{
     parse_sprt, split_args, EngineSpec, MatchConfig, Proto, Referee, ScoreAdjudication, Timeouts,
+    MAX_GAMES,
 };
 use stackfish::arena::fastchess;
 use stackfish::arena::merge::{merge, MergeOptions};
@@ -23,11 +25,13 @@ use stackfish::arena::shard;
 use stackfish::arena::watch::{watch, WatchEnd, WatchOptions};
 use stackfish::arena::ArenaError;
 use stackfish::cli::{Failure, ARENA};
-use stackfish::client::transport::INTERRUPTED;
+use stackfish::client::transport::{kill_all_engines, INTERRUPTED};
 use stackfish::manual::{self, Shell};
 
 const EXIT_COMPLIANCE_FAILED: u8 = 1;
 const EXIT_INTERRUPTED: u8 = 130;
+/// A panic (a bug): the Rust runtime's own code for it.
+const EXIT_PANIC: u8 = 101;
 /// The engine binary of this package, built on demand for the demo.
 const OWN_ENGINE: &str = "stackfish";
 
@@ -58,7 +62,8 @@ const EXIT_STATUS: &[(&str, &str)] = &[
     ("1", "Without --sprt: the compliance check failed. With --sprt: H0 accepted."),
     ("2", "With --sprt: inconclusive (the games ran out before a bound). At start, before anything runs: this build was made for a newer CPU (one line names what this one lacks)."),
     ("3", "The run failed: bad flags or config, an engine that cannot be started, i/o."),
-    ("130", "Stopped by Ctrl-C or SIGTERM; every finished game is recorded (`arena tune`: every finished iteration is in the trace, --resume goes on)."),
+    ("101", "A panic (a bug of the arena): its message, then every engine killed and the arena gone at once; finished games are recorded."),
+    ("130", "Stopped by Ctrl-C or SIGTERM; every finished game is recorded (`arena tune`: every finished iteration is in the trace, --resume goes on). A second one kills every engine and exits at once."),
 ];
 
 /// The EXAMPLES section of the man page.
@@ -361,7 +366,7 @@ struct RunArgs {
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
     each: Vec<String>,
     /// Number of games, rounded up to whole pairs (each opening with both colours).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
     games: Option<u32>,
     /// The game: mixtour, mixtour-5, ...
     #[arg(long, value_parser = manual::choices(stackfish::game::variant_names()))]
@@ -657,18 +662,38 @@ fn exit_code(summary: &Summary) -> u8 {
 /// Ctrl-C (SIGINT) and SIGTERM set `INTERRUPTED`, which every wait of the
 /// match polls: running games stop unrecorded, the finished ones are on
 /// disk already, and the tables, summary and report are still written. A
-/// second signal exits at once with 130. (SIGPIPE needs nothing: the Rust
-/// runtime ignores it, so a dead engine shows up as a write error.)
+/// second signal kills every engine and exits at once with 130. (SIGPIPE
+/// needs nothing: the Rust runtime ignores it, so a dead engine shows up as
+/// a write error.)
 fn install_signal_handlers() -> std::io::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    use signal_hook::flag;
     for signal in [SIGINT, SIGTERM] {
-        // Registered first, so it runs before this signal sets the flag:
-        // it exits only when an earlier signal set it.
-        flag::register_conditional_shutdown(signal, EXIT_INTERRUPTED.into(), &INTERRUPTED)?;
-        flag::register(signal, &INTERRUPTED)?;
+        // Safety: the action only swaps an atomic flag, kills process
+        // groups (`kill_all_engines`: atomics and kill(2)) and calls
+        // _exit(2), all async-signal-safe.
+        unsafe {
+            signal_hook::low_level::register(signal, || {
+                if INTERRUPTED.swap(true, Ordering::SeqCst) {
+                    kill_all_engines();
+                    signal_hook::low_level::exit(EXIT_INTERRUPTED.into());
+                }
+            })?;
+        }
     }
     Ok(())
+}
+
+/// A panic is a bug of the arena: after the usual message it kills every
+/// engine and exits at once with 101, rather than let the other games go
+/// on against engines that the unwinding may be killing (their forfeits
+/// would be recorded). Finished games are on disk already.
+fn install_panic_hook() {
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        report(info);
+        kill_all_engines();
+        std::process::exit(EXIT_PANIC.into());
+    }));
 }
 
 /// `cargo run --bin arena` builds only the arena. When it was started that
@@ -694,6 +719,15 @@ fn build_missing_engines(cfg: &MatchConfig) {
     let mut cmd = std::process::Command::new(cargo);
     cmd.args(["build", "--bin", OWN_ENGINE, "--manifest-path"])
         .arg(&manifest);
+    // What `cargo run` told the arena about itself is not the user's
+    // environment: a build script that tracks one of these variables (ring's
+    // does) would see a change, so the nested build, and then the user's
+    // next `cargo run`, would rebuild crates already built.
+    for (name, _) in std::env::vars_os() {
+        if name.to_str().is_some_and(set_by_cargo_run) {
+            cmd.env_remove(&name);
+        }
+    }
     if dir.file_name().is_some_and(|n| n == "release") {
         cmd.arg("--release");
     }
@@ -701,6 +735,22 @@ fn build_missing_engines(cfg: &MatchConfig) {
     if let Err(e) = cmd.status() {
         eprintln!("arena: cannot run cargo: {e}");
     }
+}
+
+/// Whether `cargo run` sets this variable for the program it runs (the
+/// package's own facts), as opposed to one the user set (CARGO_HOME,
+/// CARGO_TARGET_DIR, CARGO_PROFILE_*, ...), which the nested build keeps.
+fn set_by_cargo_run(name: &str) -> bool {
+    name.starts_with("CARGO_PKG_")
+        || name.starts_with("CARGO_MANIFEST_")
+        || matches!(
+            name,
+            "CARGO_CRATE_NAME"
+                | "CARGO_BIN_NAME"
+                | "CARGO_PRIMARY_PACKAGE"
+                | "CARGO_TARGET_TMPDIR"
+                | "CARGO_RUSTC_CURRENT_DIR"
+        )
 }
 
 /// The command line with each run flag's default in its help (`[default:
@@ -724,7 +774,10 @@ fn command() -> clap::Command {
         ("tournament", format!("{:?}", cfg.tournament).to_lowercase()),
         ("referee", format!("{:?}", cfg.referee).to_lowercase()),
     ];
-    let mut cmd = Cli::command();
+    let mut cmd = Cli::command().mut_arg("games", |a| {
+        let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
+        a.help(format!("{help}; at most {MAX_GAMES}"))
+    });
     for (id, value) in defaults {
         cmd = cmd.mut_arg(id, |a| {
             let help = a.get_help().map(|h| h.to_string()).unwrap_or_default();
@@ -883,6 +936,7 @@ fn main() -> ExitCode {
 /// scheduled before the check.
 #[inline(never)]
 fn start() -> ExitCode {
+    install_panic_hook();
     if let Err(e) = install_signal_handlers() {
         eprintln!("arena: cannot handle Ctrl-C ({e}); a Ctrl-C will end the arena at once, finished games stay recorded");
     }

@@ -81,7 +81,7 @@ enum Command {
         game: String,
     },
     /// Fit evaluation weights to recorded games (Texel's method): Mixtour,
-    /// Coin Stack or Focus, one weight array per game.
+    /// Coin Stack, Focus or Castle, one weight array per game.
     Tune {
         /// Arena JSON-lines records (`arena --jsonl`), one or more files.
         #[arg(required = true)]
@@ -221,7 +221,8 @@ enum Command {
         #[arg(long)]
         resume: bool,
     },
-    /// Train the Mixtour network on recorded games and write its weights.
+    /// Train the Mixtour or the Focus network on recorded games and write
+    /// its weights.
     Train {
         /// JSON-lines game records (`arena --jsonl`, `stackfish datagen`),
         /// or folders: every *.jsonl in them (the shards of a datagen array).

@@ -511,7 +511,13 @@ pub fn bot_command_to(ap: &FakeAp, api_url: &str, state: &Path, extra: &[&str]) 
         .arg(&key)
         .arg("--state-dir")
         .arg(state)
-        .args(["--retry-ms", "50", "--hash", "4"])
+        .args(["--retry-ms", "50"])
+        // A small table, unless the test is about the table.
+        .args(if extra.contains(&"--hash") {
+            &[][..]
+        } else {
+            &["--hash", "4"][..]
+        })
         .args(extra)
         .env("AP_CLIENT_ID", CLIENT_ID)
         .env("AP_CLIENT_SECRET", CLIENT_SECRET)
@@ -541,8 +547,12 @@ pub fn pending(state: &Path) -> usize {
         .unwrap_or(0)
 }
 
+/// A fresh folder for one test, under cargo's `target/tmp` (not the
+/// system's temp folder, which the tests would fill run after run).
 pub fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("apbot-{name}-{}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("apbot")
+        .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir

@@ -1,7 +1,7 @@
 //! A UGI engine for the arena's tests: plays random legal moves (through the
 //! rules library) and misbehaves on purpose when asked to:
 //!
-//! `mock-engine [--fault KIND] [--at N] [--slow-ms MS] [--seed S] [--name NAME] [--score CP]`
+//! `mock-engine [--fault KIND] [--at N] [--slow-ms MS] [--seed S] [--name NAME] [--score CP] [--mate N]`
 //!
 //! KIND, at the N-th `go` of the process (default 1):
 //! `crash` (exit status 101 without a reply), `hang` (never answers again),
@@ -11,6 +11,8 @@
 //! answering `isready`), `longline` (100 KB of `bestmove xxx...` on one
 //! line before its real reply).
 //! `silent` ignores everything from the start (no `ugiok`).
+//! `--score CP` is the score of every `info` line (`cp CP`); `--mate N`
+//! makes it `mate N`, written as given (`-0` too).
 //! `--refuse-options` answers every `setoption` with `info string error`.
 //! `--spins` also advertises two spin options, MockSpinA (0..10) and
 //! MockSpinB (0..100), for `arena tune`'s tests; their values change nothing.
@@ -28,7 +30,7 @@ use stackfish::game::variants::new_game;
 use stackfish::game::{AnyGame, GameResult, Outcome, Side};
 
 const USAGE: &str = "Usage: mock-engine [--fault KIND] [--at N] [--slow-ms MS] [--seed S] \
-[--name NAME] [--score CP] [--per-position] [--refuse-options] [--spins]
+[--name NAME] [--score CP] [--mate N] [--per-position] [--refuse-options] [--spins]
 
 A misbehaving UGI engine for the arena's tests; speaks UGI on stdin/stdout.
 KIND, at the N-th `go` (default 1): crash, hang, illegal, garbage, extra, longline, slow,
@@ -41,8 +43,9 @@ struct Args {
     slow_ms: u64,
     seed: u64,
     name: String,
-    /// The score every `info` line reports.
-    score: i32,
+    /// The score every `info` line reports: `cp 0`, `cp -2147483648`,
+    /// `mate -0`.
+    score: String,
     per_position: bool,
     refuse_options: bool,
     spins: bool,
@@ -55,7 +58,7 @@ fn parse_args() -> Args {
         slow_ms: 1000,
         seed: 1,
         name: "mock".into(),
-        score: 0,
+        score: "cp 0".into(),
         per_position: false,
         refuse_options: false,
         spins: false,
@@ -89,7 +92,8 @@ fn parse_args() -> Args {
             "--slow-ms" => a.slow_ms = val.parse().unwrap_or(1000),
             "--seed" => a.seed = val.parse().unwrap_or(1),
             "--name" => a.name = val,
-            "--score" => a.score = val.parse().unwrap_or(0),
+            "--score" => a.score = format!("cp {}", val.parse::<i32>().unwrap_or(0)),
+            "--mate" => a.score = format!("mate {val}"),
             other => {
                 eprintln!("mock-engine: unknown argument {other}");
                 std::process::exit(2);
@@ -225,7 +229,7 @@ fn main() {
                     std::thread::sleep(Duration::from_millis(args.slow_ms));
                 }
                 say(&format!(
-                    "info depth 1 score cp {} nodes {} pv {mv}",
+                    "info depth 1 score {} nodes {} pv {mv}",
                     args.score,
                     legal.len()
                 ));

@@ -16,8 +16,11 @@ fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 unit="$dir/stackfish-apbot.service"
-sed "s#^ExecStart=/usr/bin/stackfish #ExecStart=$bin #" packaging/stackfish-apbot.service >"$unit"
-grep -q "^ExecStart=$bin apbot" "$unit" || { echo "systemd check: ExecStart not found in the unit" >&2; exit 1; }
+# A unit's command is a path without spaces unless quoted; the checkout's
+# may have some, so the unit names a link in the temporary folder.
+ln -s "$bin" "$dir/stackfish"
+sed "s#^ExecStart=/usr/bin/stackfish #ExecStart=$dir/stackfish #" packaging/stackfish-apbot.service >"$unit"
+grep -q "^ExecStart=$dir/stackfish apbot" "$unit" || { echo "systemd check: ExecStart not found in the unit" >&2; exit 1; }
 # --man=no: the man page is installed by the Debian package, not here.
 systemd-analyze verify --man=no "$unit"
 report=$(systemd-analyze security --offline=yes "$unit" 2>&1)

@@ -137,7 +137,6 @@ pub fn replay(game: ApGame, moves: &[String]) -> Result<Replayed, PlayError> {
 pub struct Think {
     pub move_ms: u64,
     pub depth: Option<i32>,
-    pub hash_mb: usize,
 }
 
 /// What the bot answers in a position.
@@ -155,10 +154,11 @@ pub enum Choice {
 }
 
 impl Replayed {
-    /// Searches the position (on the calling thread) and answers in AP's
-    /// notation. No game history goes to the search: AP has no repetition
-    /// rule, so an earlier occurrence of a position must not end a line.
-    pub fn choose(&self, think: &Think) -> Result<Choice, PlayError> {
+    /// Searches the position (on the calling thread, with `table`, armed
+    /// by the caller) and answers in AP's notation. No game history goes to
+    /// the search: AP has no repetition rule, so an earlier occurrence of a
+    /// position must not end a line.
+    pub fn choose(&self, think: &Think, table: &Arc<Shared>) -> Result<Choice, PlayError> {
         let limits = Limits {
             move_time: Some(think.move_ms.max(1)),
             depth: think.depth,
@@ -169,7 +169,7 @@ impl Replayed {
                 if let Outcome::Over { reason, .. } = pos.outcome() {
                     return Err(PlayError::Over(reason));
                 }
-                let (mv, depth, nodes) = run(pos, &limits, think.hash_mb)?;
+                let (mv, depth, nodes) = run(pos, &limits, table)?;
                 if mv.kind() == MoveKind::Pass {
                     return Ok(Choice::OnlyPass);
                 }
@@ -181,7 +181,7 @@ impl Replayed {
                 if let Outcome::Over { reason, .. } = pos.outcome() {
                     return Err(PlayError::Over(reason));
                 }
-                let (mv, depth, nodes) = run(pos, &limits, think.hash_mb)?;
+                let (mv, depth, nodes) = run(pos, &limits, table)?;
                 let text = focus_to_ap(&mv.to_string())
                     .map_err(|reason| illegal_answer(&mv.to_string(), reason))?;
                 Ok(Choice::Move { text, depth, nodes })
@@ -234,10 +234,8 @@ fn illegal_answer(text: &str, reason: String) -> PlayError {
 fn run<G: Game>(
     pos: &G,
     limits: &Limits,
-    hash_mb: usize,
+    table: &Arc<Shared>,
 ) -> Result<(G::Move, i32, u64), PlayError> {
-    let shared = Arc::new(Shared::new(hash_mb));
-    shared.arm();
     let mut heuristics = vec![Heuristics::default()];
     let params = SearchParams {
         limits,
@@ -250,7 +248,7 @@ fn run<G: Game>(
     let found = search(
         pos,
         &[pos.repetition_key()],
-        &shared,
+        table,
         &mut heuristics,
         &params,
         &mut |_| {},
@@ -480,9 +478,12 @@ mod tests {
         let think = Think {
             move_ms: 50,
             depth: Some(2),
-            hash_mb: 1,
         };
-        assert_eq!(Replayed::Mixtour(pos).choose(&think), Ok(Choice::OnlyPass));
+        let table = Arc::new(Shared::new(1));
+        assert_eq!(
+            Replayed::Mixtour(pos).choose(&think, &table),
+            Ok(Choice::OnlyPass)
+        );
     }
 
     #[test]
@@ -492,9 +493,9 @@ mod tests {
         let think = Think {
             move_ms: 1000,
             depth: Some(3),
-            hash_mb: 1,
         };
-        let Choice::Move { text, .. } = replayed.choose(&think).unwrap() else {
+        let Choice::Move { text, .. } = replayed.choose(&think, &Arc::new(Shared::new(1))).unwrap()
+        else {
             panic!("no move");
         };
         let mut longer = history.clone();

@@ -72,7 +72,7 @@ pub struct Args {
     /// [default: the number of cores].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub searches: Option<u32>,
-    /// Transposition table of each search, MB.
+    /// Transposition table of each search thread, MB, made once at start.
     #[arg(long, default_value_t = 64, value_name = "MB", value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub hash: u32,
     /// Certificate chain (PEM) for built-in TLS; needs --tls-key.

@@ -2,14 +2,21 @@
 //! cores by default), each at a lower priority than the request handlers,
 //! taking searches in arrival order from one queue. A busy CPU then delays
 //! the bot's moves, never its answers to AP.
+//!
+//! Each thread owns one hash table (`--hash` MB), made when the pool
+//! starts and handed to every search it runs: a table made per search
+//! costs its writing of zeroes at the thread's low priority, seconds under
+//! load, outside the move's time budget, so that a search overran its
+//! budget and a graceful stop waited for it.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 
+use stackfish_search::Shared as Table;
 use tokio::sync::oneshot;
 
-type Task = Box<dyn FnOnce() + Send>;
+type Task = Box<dyn FnOnce(&Arc<Table>) + Send>;
 
 /// Why `run` has no result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,11 +29,11 @@ pub enum RunError {
 
 pub struct SearchPool {
     queue: mpsc::Sender<Task>,
-    shared: Arc<Shared>,
+    shared: Arc<State>,
     threads: usize,
 }
 
-struct Shared {
+struct State {
     closed: AtomicBool,
     /// Work queued and not yet taken by a thread.
     waiting: AtomicUsize,
@@ -36,19 +43,34 @@ struct Shared {
 pub type Lowered = Result<&'static str, String>;
 
 impl SearchPool {
-    /// Starts `threads` threads (at least one); with `lower`, each first
-    /// lowers its own priority (`platform::lower_this_thread`). Also says
-    /// how the first thread's lowering went (all do the same).
-    pub fn start(threads: usize, lower: bool) -> std::io::Result<(SearchPool, Option<Lowered>)> {
+    /// Starts `threads` threads (at least one), each with a table of
+    /// `hash_mb` MB, made here (an error when the memory is not there);
+    /// with `lower`, each thread first lowers its own priority
+    /// (`platform::lower_this_thread`). Also says how the first thread's
+    /// lowering went (all do the same).
+    pub fn start(
+        threads: usize,
+        lower: bool,
+        hash_mb: usize,
+    ) -> std::io::Result<(SearchPool, Option<Lowered>)> {
         let threads = threads.max(1);
         let (queue, tasks) = mpsc::channel::<Task>();
         let tasks = Arc::new(Mutex::new(tasks));
-        let shared = Arc::new(Shared {
+        let shared = Arc::new(State {
             closed: AtomicBool::new(false),
             waiting: AtomicUsize::new(0),
         });
+        let tables = (0..threads)
+            .map(|_| Table::try_new(hash_mb).map(Arc::new))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| {
+                std::io::Error::new(
+                    std::io::ErrorKind::OutOfMemory,
+                    format!("a hash table of {hash_mb} MB per search thread: {e}"),
+                )
+            })?;
         let (report, reports) = mpsc::channel();
-        for i in 0..threads {
+        for (i, table) in tables.into_iter().enumerate() {
             let (tasks, shared, report) = (tasks.clone(), shared.clone(), report.clone());
             std::thread::Builder::new()
                 .name(format!("search-{i}"))
@@ -70,7 +92,8 @@ impl SearchPool {
                             // Dropping it tells `run` that it never ran.
                             continue;
                         }
-                        task();
+                        table.arm();
+                        task(&table);
                     }
                 })?;
         }
@@ -99,17 +122,18 @@ impl SearchPool {
         self.shared.closed.store(true, Ordering::SeqCst);
     }
 
-    /// Runs `work` on the next free thread and waits for its result.
+    /// Runs `work` on the next free thread, with that thread's table armed
+    /// for a search, and waits for its result.
     pub async fn run<T: Send + 'static>(
         &self,
-        work: impl FnOnce() -> T + Send + 'static,
+        work: impl FnOnce(&Arc<Table>) -> T + Send + 'static,
     ) -> Result<T, RunError> {
         if self.shared.closed.load(Ordering::SeqCst) {
             return Err(RunError::Closed);
         }
         let (answer, result) = oneshot::channel();
-        let task: Task = Box::new(move || {
-            let r = std::panic::catch_unwind(AssertUnwindSafe(work)).map_err(|payload| {
+        let task: Task = Box::new(move |table: &Arc<Table>| {
+            let r = std::panic::catch_unwind(AssertUnwindSafe(|| work(table))).map_err(|payload| {
                 payload
                     .downcast_ref::<&str>()
                     .map(|s| s.to_string())
@@ -146,7 +170,7 @@ mod tests {
 
     #[test]
     fn no_more_than_the_threads_run_at_once_and_every_task_runs_once() {
-        let (pool, _) = SearchPool::start(2, false).unwrap();
+        let (pool, _) = SearchPool::start(2, false, 1).unwrap();
         let pool = Arc::new(pool);
         let running = Arc::new(AtomicUsize::new(0));
         let most = Arc::new(AtomicUsize::new(0));
@@ -157,7 +181,7 @@ mod tests {
                 let (pool, running, most, done) =
                     (pool.clone(), running.clone(), most.clone(), done.clone());
                 all.spawn(async move {
-                    pool.run(move || {
+                    pool.run(move |_| {
                         let now = running.fetch_add(1, Ordering::SeqCst) + 1;
                         most.fetch_max(now, Ordering::SeqCst);
                         std::thread::sleep(Duration::from_millis(5));
@@ -184,17 +208,17 @@ mod tests {
 
     #[test]
     fn a_panic_is_an_error_with_its_message_and_the_thread_goes_on() {
-        let (pool, _) = SearchPool::start(1, false).unwrap();
+        let (pool, _) = SearchPool::start(1, false, 1).unwrap();
         block_on(async {
-            let r = pool.run(|| -> u32 { panic!("a bug in the search") }).await;
+            let r = pool.run(|_| -> u32 { panic!("a bug in the search") }).await;
             assert_eq!(r, Err(RunError::Panicked("a bug in the search".into())));
-            assert_eq!(pool.run(|| 7).await, Ok(7));
+            assert_eq!(pool.run(|_| 7).await, Ok(7));
         });
     }
 
     #[test]
     fn work_queued_when_the_pool_closes_never_runs() {
-        let (pool, _) = SearchPool::start(1, false).unwrap();
+        let (pool, _) = SearchPool::start(1, false, 1).unwrap();
         let pool = Arc::new(pool);
         let ran = Arc::new(AtomicUsize::new(0));
         let (release, gate) = std::sync::mpsc::channel::<()>();
@@ -203,7 +227,7 @@ mod tests {
             let (p, s) = (pool.clone(), started.clone());
             // The only thread is held until the queue has a second task.
             let first = tokio::spawn(async move {
-                p.run(move || {
+                p.run(move |_| {
                     s.store(true, Ordering::SeqCst);
                     let _ = gate.recv();
                     1
@@ -212,7 +236,7 @@ mod tests {
             });
             let (p, r) = (pool.clone(), ran.clone());
             let second = tokio::spawn(async move {
-                p.run(move || {
+                p.run(move |_| {
                     r.fetch_add(1, Ordering::SeqCst);
                 })
                 .await
@@ -224,8 +248,29 @@ mod tests {
             release.send(()).unwrap();
             assert_eq!(first.await.unwrap(), Ok(1));
             assert_eq!(second.await.unwrap(), Err(RunError::Closed));
-            assert_eq!(pool.run(|| 3).await, Err(RunError::Closed));
+            assert_eq!(pool.run(|_| 3).await, Err(RunError::Closed));
         });
         assert_eq!(ran.load(Ordering::SeqCst), 0);
+    }
+
+    /// Each thread's table is made once and handed to every search the
+    /// thread runs, armed: no search makes (and zeroes) a table of its own.
+    #[test]
+    fn every_search_of_a_thread_gets_its_one_table_armed() {
+        let (pool, _) = SearchPool::start(1, false, 1).unwrap();
+        block_on(async {
+            let first = pool
+                .run(|table| {
+                    table.stop.store(true, Ordering::SeqCst);
+                    Arc::as_ptr(table) as usize
+                })
+                .await
+                .unwrap();
+            let second = pool
+                .run(|table| (Arc::as_ptr(table) as usize, table.stopping()))
+                .await
+                .unwrap();
+            assert_eq!(second, (first, false));
+        });
     }
 }

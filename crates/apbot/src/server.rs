@@ -30,6 +30,7 @@ use crate::pool::{RunError, SearchPool};
 use crate::state::{JobKey, StateDir};
 use crate::webhook::Notification;
 use crate::{BotError, Config};
+use stackfish_search::Shared as Table;
 
 /// AP's bodies are a few kilobytes at most (a long Focus history is under
 /// 4 KB); anything larger is refused with 413 before it is checked.
@@ -86,7 +87,6 @@ struct Bot {
 struct Settings {
     max_move_ms: u64,
     depth: Option<i32>,
-    hash_mb: usize,
     retry: Duration,
     stop_timeout: Duration,
     keep_done: Duration,
@@ -217,8 +217,8 @@ pub async fn serve(
     };
     let (jobs, mut queue) = mpsc::unbounded_channel();
     let (stopping, _) = watch::channel(false);
-    let (pool, lowered) =
-        SearchPool::start(config.searches, true).map_err(BotError::SearchThreads)?;
+    let (pool, lowered) = SearchPool::start(config.searches, true, config.hash_mb)
+        .map_err(BotError::SearchThreads)?;
     let mut l = line("searches").int("threads", pool.threads()).text(
         "priority",
         match &lowered {
@@ -244,7 +244,6 @@ pub async fn serve(
         config: Settings {
             max_move_ms: config.max_move_ms,
             depth: config.depth,
-            hash_mb: config.hash_mb,
             retry: config.retry,
             stop_timeout: config.stop_timeout,
             keep_done: config.keep_done,
@@ -735,7 +734,7 @@ async fn search_retrying<F>(
     search: F,
 ) -> Searched
 where
-    F: Fn() -> Result<Choice, PlayError> + Send + Sync + 'static,
+    F: Fn(&Arc<Table>) -> Result<Choice, PlayError> + Send + Sync + 'static,
 {
     let search = Arc::new(search);
     let announce = Arc::new(announce);
@@ -747,11 +746,11 @@ where
             game.to_string(),
         );
         let result = pool
-            .run(move || {
+            .run(move |table| {
                 m.search_started();
                 a();
                 let started = Instant::now();
-                let result = s();
+                let result = s(table);
                 line("thought")
                     .text("game", &g)
                     .ms("ms", started.elapsed().as_secs_f64() * 1000.0)
@@ -845,7 +844,6 @@ async fn process(bot: Arc<Bot>, job: Job) {
     let think = Think {
         move_ms: budget_ms(note.clock_curr, bot.config.max_move_ms),
         depth: bot.config.depth,
-        hash_mb: bot.config.hash_mb,
     };
     let replayed = Arc::new(replayed);
     if bot.is_stopping() {
@@ -867,7 +865,7 @@ async fn process(bot: Arc<Bot>, job: Job) {
         key.plies,
         &bot.metrics,
         announce,
-        move || position.choose(&think),
+        move |table| position.choose(&think, table),
     )
     .await;
     let (mv, depth, nodes) = match choice {
@@ -983,7 +981,7 @@ mod tests {
     }
 
     fn pool() -> SearchPool {
-        SearchPool::start(1, false).unwrap().0
+        SearchPool::start(1, false, 1).unwrap().0
     }
 
     /// `search_retrying` of game g at ply 4, announcing nothing.
@@ -992,7 +990,14 @@ mod tests {
         metrics: &Arc<Metrics>,
         search: impl Fn() -> Result<Choice, PlayError> + Send + Sync + 'static,
     ) -> Searched {
-        run(search_retrying(pool, "g", 4, metrics, || {}, search))
+        run(search_retrying(
+            pool,
+            "g",
+            4,
+            metrics,
+            || {},
+            move |_| search(),
+        ))
     }
 
     #[test]

@@ -43,6 +43,13 @@ pub fn parse_sprt<S: AsRef<str>>(tokens: &[S]) -> Result<SprtConfig, ArenaError>
 
 /// Plies after which a game is adjudicated a draw, unless configured.
 pub const DEFAULT_MAX_PLIES: u32 = 400;
+
+/// Most games one run plays. The schedule of every game is made before the
+/// first one, and every finished game is kept for the statistics, so a
+/// count far beyond any real match (4,000,000,000) would abort on its first
+/// allocation; a longer match is several runs (other `--seed`s) whose
+/// records `arena merge` adds up.
+pub const MAX_GAMES: u32 = 1_000_000;
 /// Who decides legality and the end of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "lowercase")]
@@ -248,6 +255,12 @@ impl MatchConfig {
         }
         if self.games == 0 {
             return Err(ArenaError::Config("--games must be at least 1".into()));
+        }
+        if self.games > MAX_GAMES {
+            return Err(ArenaError::Config(format!(
+                "--games {}: at most {MAX_GAMES} games in one run (play a longer match as several runs with other --seed values and add their records up with `arena merge`)",
+                self.games
+            )));
         }
         if self.concurrency == 0 {
             return Err(ArenaError::Config(

@@ -250,7 +250,12 @@ pub fn translate(args: &[String]) -> Result<Translated, ArenaError> {
     let per_round = games_per_round.unwrap_or(1);
     if let Some(r) = rounds {
         out.args
-            .extend(["--games".into(), (r * per_round).to_string()]);
+            // In u64: the product of two u32 may not fit one; the arena's
+            // bound on --games then refuses it in words.
+            .extend([
+                "--games".into(),
+                (u64::from(r) * u64::from(per_round)).to_string(),
+            ]);
     }
     if random_order || srand.is_some() {
         out.args
@@ -307,12 +312,15 @@ pub fn results_block(
     match counts.estimate() {
         Some(e) => {
             let nelo_error = Z_95 * NELO_PER_T / (per_sample * samples).sqrt();
-            let elo = match e.reading() {
-                super::stats::EloReading::Interval { elo, error } => {
-                    format!("{:.2} +/- {error:.2}", elo + 0.0)
-                }
-                super::stats::EloReading::AtLeast(_) => "inf +/- nan".to_string(),
-                super::stats::EloReading::AtMost(_) => "-inf +/- nan".to_string(),
+            // fastchess's own figures: -400 log10(1/score - 1) of a perfect score is
+            // infinite and its interval's width not a number; otherwise the interval as
+            // computed, however wide (our tables read it more carefully).
+            let elo = if e.score >= 1.0 {
+                "inf +/- nan".to_string()
+            } else if e.score <= 0.0 {
+                "-inf +/- nan".to_string()
+            } else {
+                format!("{:.2} +/- {:.2}", e.elo + 0.0, e.error())
             };
             let nelo = e
                 .nelo

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::path::PathBuf;
 
+use super::report::pair_sentences;
 use super::results::{
     counts_for, final_verdict, pair_reports, pair_stats, print_tables, sprt_line, summarize_games,
     tournament_tables, write_json, write_report, SprtSummary, Summary,
@@ -185,6 +186,9 @@ pub fn merge(
         sprt.map(|s| SprtSummary::new(&names[0], &names[1], s, &counts, verdict, None));
     if let Some(s) = &sprt_summary {
         let _ = writeln!(out, "{}", sprt_line(s));
+    }
+    for line in pair_sentences(&reports) {
+        let _ = writeln!(out, "{line}");
     }
     let summary = Summary {
         event: event.clone(),

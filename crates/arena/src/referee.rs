@@ -122,7 +122,9 @@ pub fn adjudicate(
             };
             let winner_agrees =
                 || last(1 - loser, r.moves).is_some_and(|w| w.iter().all(|&s| s >= r.score));
-            if l.iter().all(|&s| s <= -r.score) && (!r.twosided || winner_agrees()) {
+            // In i64: `-score` of i32::MIN would overflow.
+            let lost = |&s: &i32| i64::from(s) <= -i64::from(r.score);
+            if l.iter().all(lost) && (!r.twosided || winner_agrees()) {
                 let winner = if loser == 0 { Side::P2 } else { Side::P1 };
                 return Some((GameResult::win_for(winner), "adjudication: resign by score"));
             }
@@ -131,7 +133,10 @@ pub fn adjudicate(
     if let Some(d) = draw {
         if plies >= 2 * d.movenumber as usize {
             if let (Some(a), Some(b)) = (last(0, d.moves), last(1, d.moves)) {
-                if a.iter().chain(&b).all(|s| s.abs() <= d.score) {
+                // An engine's score is any i32: `abs` of i32::MIN overflows
+                // (and wraps to itself, a "draw"), so compare in i64.
+                let even = |&s: &i32| i64::from(s).abs() <= i64::from(d.score);
+                if a.iter().chain(&b).all(even) {
                     return Some((GameResult::Draw, "adjudication: draw by score"));
                 }
             }
@@ -691,5 +696,45 @@ mod tests {
         let mut missing = s(&[0, 5]);
         missing[1] = None;
         assert_eq!(adjudicate(&[missing, s(&[-3, 0])], 6, None, Some(d)), None);
+    }
+
+    #[test]
+    fn extreme_scores_never_overflow_into_a_verdict() {
+        // |i32::MIN| does not fit an i32: it wrapped to itself and passed
+        // for "within 10 cp of even" (issue 43).
+        let s = |v: &[i32]| v.iter().map(|&x| Some(x)).collect::<Vec<_>>();
+        let d = ScoreAdjudication {
+            moves: 1,
+            score: 10,
+            movenumber: 0,
+            twosided: true,
+        };
+        let worst = s(&[i32::MIN]);
+        assert_eq!(
+            adjudicate(&[worst.clone(), worst.clone()], 2, None, Some(d)),
+            None
+        );
+        assert_eq!(
+            adjudicate(&[s(&[i32::MAX]), worst.clone()], 2, None, Some(d)),
+            None
+        );
+        // A resign threshold of i32::MIN: everything is at most its negation.
+        let r = ScoreAdjudication {
+            moves: 1,
+            score: i32::MIN,
+            movenumber: 0,
+            twosided: false,
+        };
+        assert_eq!(
+            adjudicate(&[worst, s(&[0])], 2, Some(r), None).map(|x| x.0),
+            Some(GameResult::P2Win)
+        );
+        // `mate -0` (mated now) counts as lost, `mate 0` too: never a draw.
+        let mated = score_cp(&SearchInfo {
+            depth: None,
+            cp: None,
+            mate: Some(0),
+        });
+        assert_eq!(mated, Some(-MATE_AS_CP));
     }
 }

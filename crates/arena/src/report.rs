@@ -255,17 +255,20 @@ fn cross_table(cross: &CrossTable) -> Table {
 
 fn pair_table(pairs: &[PairReport]) -> Table {
     let with_sprt = pairs.iter().any(|p| p.sprt.is_some());
+    // Every game counts in the columns up to Draw; the Elo and what follows
+    // it count the complete game pairs ("Elo from" says how many).
     let mut columns = vec![
         ("Engine", true),
         ("Opponent", true),
         ("Games", false),
         ("W-D-L", false),
         ("Score", false),
+        ("Draw", false),
+        ("Elo from", false),
         ("Elo", false),
         ("±", false),
         ("nElo", false),
         ("LOS", false),
-        ("Draw", false),
         ("Pentanomial", false),
     ];
     if with_sprt {
@@ -281,18 +284,20 @@ fn pair_table(pairs: &[PairReport]) -> Table {
             tri.games().to_string(),
             tri.to_string(),
             percent(tri.score()),
+            percent(tri.draw_ratio()),
+            e.map_or_else(|| "-".to_string(), |e| samples_words(&e)),
             e.map_or_else(|| "-".to_string(), |e| elo_cell(&e)),
             e.map_or_else(
                 || "-".to_string(),
                 |e| match e.reading() {
                     EloReading::Interval { error, .. } => format!("{error:.1}"),
+                    EloReading::Unbounded { .. } => "∞".to_string(),
                     _ => "-".to_string(),
                 },
             ),
             e.and_then(|e| e.nelo)
                 .map_or_else(|| "-".to_string(), |n| signed(n, 1)),
             e.map_or_else(|| "-".to_string(), |e| percent(Some(e.los))),
-            percent(tri.draw_ratio()),
             p.counts.pentanomial.to_string(),
         ];
         if with_sprt {
@@ -316,12 +321,105 @@ fn pair_table(pairs: &[PairReport]) -> Table {
     table
 }
 
-/// The Elo column: the estimate, or at a 0% or 100% score the bound the games support
-/// (`> +277.4`): a perfect score has no finite Elo.
+/// What an estimate counts: `20 pairs` (complete game pairs, once there is
+/// one) or `3 games` (before the first pair is complete).
+pub fn samples_words(e: &EloEstimate) -> String {
+    let what = if e.paired { "pair" } else { "game" };
+    let n = e.samples;
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The Elo column: the estimate, or at a 0% or 100% score (or an interval
+/// reaching past it) the bound the games support (`> +316.6`): a perfect
+/// score has no finite Elo.
 fn elo_cell(e: &EloEstimate) -> String {
     match e.reading() {
-        EloReading::Interval { elo, .. } => signed(elo, 1),
+        EloReading::Interval { elo, .. } | EloReading::Unbounded { elo } => signed(elo, 1),
         bound => bound.to_string(),
+    }
+}
+
+/// One plain sentence per pair that played, for the last lines of a run:
+/// its games in words and what the 95% interval says about who is
+/// stronger, e.g. `stackfish won 40 of 40 games against stackfish-level3;
+/// at 95% confidence it is at least 317 Elo stronger.`
+pub fn pair_sentences(pairs: &[PairReport]) -> Vec<String> {
+    pairs.iter().filter_map(pair_sentence).collect()
+}
+
+fn pair_sentence(p: &PairReport) -> Option<String> {
+    let t = p.counts.trinomial;
+    let e = p.estimate?;
+    let games = t.games();
+    let parts: Vec<String> = [(t.wins, "won"), (t.draws, "drew"), (t.losses, "lost")]
+        .into_iter()
+        .filter(|&(n, _)| n > 0)
+        .map(|(n, verb)| format!("{verb} {n}"))
+        .collect();
+    let did = match parts.as_slice() {
+        [] => return None,
+        [one] => one.clone(),
+        [first @ .., last] => format!("{} and {last}", first.join(", ")),
+    };
+    let plural = if games == 1 { "" } else { "s" };
+    // The ends of the interval the games bound.
+    let (lower, upper) = match e.reading() {
+        EloReading::Interval { .. } => (Some(e.lower), Some(e.upper)),
+        EloReading::AtLeast(l) => (Some(l), None),
+        EloReading::AtMost(u) => (None, Some(u)),
+        EloReading::Unbounded { .. } => (None, None),
+    };
+    let unclear = "it is not yet clear who is stronger";
+    let verdict = match (lower, upper) {
+        (Some(l), _) if l > 0.0 => {
+            format!(
+                "at 95% confidence it is at least {} Elo stronger",
+                elo_words(l)
+            )
+        }
+        (_, Some(u)) if u < 0.0 => {
+            format!(
+                "at 95% confidence it is at least {} Elo weaker",
+                elo_words(u)
+            )
+        }
+        (Some(l), Some(u)) => format!(
+            "{unclear} (at 95% confidence its Elo is between {} and {})",
+            signed(l, 0),
+            signed(u, 0)
+        ),
+        (Some(l), None) => format!(
+            "{unclear} (at 95% confidence its Elo is at least {})",
+            signed(l, 0)
+        ),
+        (None, Some(u)) => format!(
+            "{unclear} (at 95% confidence its Elo is at most {})",
+            signed(u, 0)
+        ),
+        (None, None) => format!("{unclear} (too few games for a 95% bound)"),
+    };
+    // The bound counts complete pairs: say so when they are not every game.
+    let basis = if e.paired && e.samples.saturating_mul(2) != games {
+        format!(
+            "; the Elo counts the {} of its {games} games that form complete pairs",
+            2 * e.samples
+        )
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "{} {did} of {games} game{plural} against {}; {verdict}{basis}.",
+        p.first, p.second
+    ))
+}
+
+/// `317` or `4.2`: the size of an Elo difference in words, without sign.
+fn elo_words(elo: f64) -> String {
+    let size = elo.abs();
+    if size >= 9.95 {
+        format!("{size:.0}")
+    } else {
+        format!("{size:.1}")
     }
 }
 
@@ -1157,8 +1255,9 @@ mod tests {
 
     #[test]
     fn perfect_scores_print_a_bound_and_the_final_verdict() {
-        // 20 pairs all won: no finite Elo, only the 95% lower bound -400 log10(1/0.025^(1/20)
-        // - 1) = +277.4, and no "±" (issue 23: it printed "+2400.0  0.0").
+        // 20 pairs all won: no finite Elo, only the 95% lower bound -400 log10(1/0.05^(1/20)
+        // - 1) = +316.6 (one-sided: the other end is infinite), and no "±" (issue 23: it
+        // printed "+2400.0  0.0").
         let sprt = SprtConfig::new(0.0, 5.0, 0.05, 0.05).unwrap();
         let pair = PairReport::new(
             "a",
@@ -1168,7 +1267,7 @@ mod tests {
         );
         let row = format_pair_table(std::slice::from_ref(&pair));
         let row = row.lines().nth(1).unwrap();
-        assert!(row.contains("> +277.4"), "{row}");
+        assert!(row.contains("20 pairs  > +316.6"), "{row}");
         assert!(!row.contains("2400") && !row.contains(" 0.0 "), "{row}");
         assert!(row.contains("running"), "{row}");
         let done = pair.with_verdict(Some(RunVerdict::Inconclusive));
@@ -1188,6 +1287,100 @@ mod tests {
         let row = row.lines().nth(1).unwrap();
         assert!(row.contains("+0.0") && !row.contains("-0.0"), "{row}");
         assert!(!row.contains(" 0.0 "), "{row}");
+    }
+
+    #[test]
+    fn the_table_says_what_its_elo_counts_and_never_prints_the_clamp() {
+        // Win, win, loss: Score counts the 3 games (66.7%), LOS and Elo the one complete
+        // pair (WW: 100%, at least -400 log10(1/0.05^(1/1) - 1) = -511.5). The row says
+        // "1 pair" beside them (issue 43).
+        let mut c = MatchCounts::default();
+        c.add_pair(GameResult::Win, GameResult::Win);
+        c.add_single(GameResult::Loss);
+        let row = format_pair_table(&[PairReport::new("a", "b", c, None)]);
+        let header = row.lines().next().unwrap();
+        let cells: Vec<&str> = row
+            .lines()
+            .nth(1)
+            .unwrap()
+            .split("  ")
+            .map(str::trim)
+            .filter(|c| !c.is_empty())
+            .collect();
+        assert!(header.contains("Score  Draw  Elo from"), "{row}");
+        assert_eq!(
+            cells[4..8],
+            ["66.7%", "0.0%", "1 pair", "> -511.5"],
+            "{row}"
+        );
+        assert!(cells.contains(&"100.0%"), "{row}");
+        // A pair won and a pair lost: no bound on either side, "± ∞", not "± 2400.0".
+        let row = format_pair_table(&[PairReport::new(
+            "a",
+            "b",
+            counts(Trinomial::new(2, 0, 2), [1, 0, 0, 0, 1]),
+            None,
+        )]);
+        assert!(row.contains("2 pairs  +0.0  ∞"), "{row}");
+        assert!(!row.contains("2400"), "{row}");
+        // Before the first pair is complete the Elo counts games.
+        let mut one = MatchCounts::default();
+        one.add_single(GameResult::Draw);
+        let row = format_pair_table(&[PairReport::new("a", "b", one, None)]);
+        assert!(row.contains(" 1 game "), "{row}");
+    }
+
+    #[test]
+    fn each_pair_gets_a_plain_sentence() {
+        let sentence = |t: Trinomial, p: [u64; 5]| {
+            pair_sentences(&[PairReport::new("new", "old", counts(t, p), None)]).join("\n")
+        };
+        // The demo: 20 pairs all won, at least +316.6 (see above).
+        assert_eq!(
+            sentence(Trinomial::new(40, 0, 0), [0, 0, 0, 0, 20]),
+            "new won 40 of 40 games against old; at 95% confidence it is at least 317 Elo stronger."
+        );
+        // 10 straight wins, 5 pairs: +34.4, no longer "> -15.2".
+        assert_eq!(
+            sentence(Trinomial::new(10, 0, 0), [0, 0, 0, 0, 5]),
+            "new won 10 of 10 games against old; at 95% confidence it is at least 34 Elo stronger."
+        );
+        assert_eq!(
+            sentence(Trinomial::new(0, 0, 40), [20, 0, 0, 0, 0]),
+            "new lost 40 of 40 games against old; at 95% confidence it is at least 317 Elo weaker."
+        );
+        // Pairs [0, 1, 1, 2, 0]: Elo 43.7 in (-100.4, 205.7) (the hand-computed table test).
+        assert_eq!(
+            sentence(Trinomial::new(4, 3, 1), [0, 1, 1, 2, 0]),
+            "new won 4, drew 3 and lost 1 of 8 games against old; it is not yet clear who is \
+             stronger (at 95% confidence its Elo is between -100 and +206)."
+        );
+        assert_eq!(
+            sentence(Trinomial::new(2, 0, 2), [1, 0, 0, 0, 1]),
+            "new won 2 and lost 2 of 4 games against old; it is not yet clear who is stronger \
+             (too few games for a 95% bound)."
+        );
+        // A lone game beside the pairs: the sentence says what the Elo counts. One draw:
+        // 0.5 -+ 0.975 / 2, Elo -+759.05 (docs/arena.md).
+        let mut c = MatchCounts::default();
+        c.add_pair(GameResult::Win, GameResult::Win);
+        c.add_single(GameResult::Loss);
+        let text = pair_sentences(&[PairReport::new("new", "old", c, None)]).join("\n");
+        assert_eq!(
+            text,
+            "new won 2 and lost 1 of 3 games against old; it is not yet clear who is stronger \
+             (at 95% confidence its Elo is at least -512); the Elo counts the 2 of its 3 games \
+             that form complete pairs."
+        );
+        assert_eq!(
+            sentence(Trinomial::new(0, 1, 0), [0, 0, 0, 0, 0]),
+            "new drew 1 of 1 game against old; it is not yet clear who is stronger (at 95% \
+             confidence its Elo is between -759 and +759)."
+        );
+        // No games, no sentence.
+        assert!(
+            pair_sentences(&[PairReport::new("a", "b", MatchCounts::default(), None)]).is_empty()
+        );
     }
 
     #[test]

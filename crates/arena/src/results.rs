@@ -35,7 +35,9 @@ pub struct PairStats {
     /// Elo difference and its 95% interval (from pairs when there are any);
     /// `None` without games. A 0% or 100% score has no finite Elo: `elo`,
     /// `elo_error` and the infinite end of the interval are then `None`,
-    /// the other end is the bound the games support.
+    /// the other end is the bound the games support. An end of the interval
+    /// past a 0% or 100% score is no bound either: `None`, with
+    /// `elo_error` (and, when the other end is finite, `elo`).
     pub elo: Option<f64>,
     pub elo_lower: Option<f64>,
     pub elo_upper: Option<f64>,
@@ -219,6 +221,10 @@ pub fn stats_for(a: &str, b: &str, records: &[GameRecord]) -> PairStats {
     // A 0% or 100% score has no finite Elo: only the bound on the other side is written.
     let reading = e.map(|e| e.reading());
     let interval = matches!(reading, Some(EloReading::Interval { .. }));
+    let some_elo = matches!(
+        reading,
+        Some(EloReading::Interval { .. } | EloReading::Unbounded { .. })
+    );
     PairStats {
         engine: a.to_string(),
         opponent: b.to_string(),
@@ -227,13 +233,17 @@ pub fn stats_for(a: &str, b: &str, records: &[GameRecord]) -> PairStats {
         draws: t.draws,
         losses: t.losses,
         score: t.score().unwrap_or(0.0),
-        elo: e.filter(|_| interval).map(|e| e.elo),
-        elo_lower: e
-            .filter(|_| !matches!(reading, Some(EloReading::AtMost(_))))
-            .map(|e| e.lower),
-        elo_upper: e
-            .filter(|_| !matches!(reading, Some(EloReading::AtLeast(_))))
-            .map(|e| e.upper),
+        elo: e.filter(|_| some_elo).map(|e| e.elo),
+        elo_lower: match reading {
+            Some(EloReading::AtLeast(lower)) => Some(lower),
+            Some(EloReading::Interval { .. }) => e.map(|e| e.lower),
+            _ => None,
+        },
+        elo_upper: match reading {
+            Some(EloReading::AtMost(upper)) => Some(upper),
+            Some(EloReading::Interval { .. }) => e.map(|e| e.upper),
+            _ => None,
+        },
         elo_error: e.filter(|_| interval).map(|e| e.error()),
         nelo: e.and_then(|e| e.nelo),
         los: e.map(|e| e.los),
@@ -433,13 +443,15 @@ pub fn write_report(
 }
 
 /// `+35.2 +/- 40.1`; at a 0% or 100% score, which has no finite Elo, the
-/// bound the games support (`> +277.4`, `< -277.4`); `-` before the first
-/// game. Never `-0.0`.
+/// bound the games support (`> +316.6`, `< -316.6`); `+0.0 +/- inf` when
+/// the games bound neither side yet; `-` before the first game. Never
+/// `-0.0`.
 pub fn fmt_elo(s: &PairStats) -> String {
     match (s.elo, s.elo_error, s.elo_lower, s.elo_upper) {
         (Some(e), Some(err), _, _) => format!("{} +/- {err:.1}", signed(e, 1)),
-        (None, _, Some(lower), None) => format!("> {}", signed(lower, 1)),
-        (None, _, None, Some(upper)) => format!("< {}", signed(upper, 1)),
+        (_, None, Some(lower), None) => format!("> {}", signed(lower, 1)),
+        (_, None, None, Some(upper)) => format!("< {}", signed(upper, 1)),
+        (Some(e), None, None, None) => format!("{} +/- inf", signed(e, 1)),
         _ => "-".into(),
     }
 }
@@ -475,6 +487,23 @@ pub fn summarize_games(records: &[GameRecord]) -> Vec<GameSummary> {
         .collect();
     v.sort_by_key(|g| g.game);
     v
+}
+
+/// Fails unless `path` (the file of `flag`) can be opened for writing: a
+/// file written at the end of a run is checked before its first game. An
+/// existing file is left as it is; one the check created is removed again.
+/// A full disk is found only by the write itself.
+pub fn check_writable(path: &Path, flag: &str) -> Result<(), ArenaError> {
+    let existed = path.symlink_metadata().is_ok();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map_err(|e| ArenaError::Io(format!("cannot write {} ({flag}): {e}", path.display())))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// Writes the `--json` summary.

@@ -5,6 +5,7 @@
 use stackfish_tables::TableSet;
 use std::collections::HashMap;
 use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -15,25 +16,30 @@ use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
 use super::fastchess;
 use super::openings::{self, Opening, OpeningError};
 use super::referee::{forfeit_record, play_game, GameSetup};
-use super::report::{format_pair_table, EngineInfo, MatchInfo};
+use super::report::{format_pair_table, pair_sentences, samples_words, EngineInfo, MatchInfo};
 use super::results::{
-    counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables, repeated_games,
-    sprt_line, stats_for, summarize_games, tournament_tables, write_json, write_report,
-    SprtSummary, Summary,
+    check_writable, counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables,
+    repeated_games, sprt_line, stats_for, summarize_games, tournament_tables, write_json,
+    write_report, SprtSummary, Summary,
 };
 use super::schedule::{schedule_tournament, Scheduled, Shard};
 use super::stats::SprtVerdict;
 use super::ArenaError;
 use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, Spawner, StartError};
 use stackfish_client::transport::INTERRUPTED;
-use stackfish_record::{read_jsonl, GameRecord, Sinks};
+use stackfish_record::{pgn_game_numbers, read_jsonl, GameRecord, Sinks};
 
-/// The progress bar on a terminal: `[####....] 10/40 games, <status>`. The
-/// game count is part of the message, so that it and the score always come
-/// from the same update.
-const BAR_TEMPLATE: &str = "[{bar:16}] {msg}";
-/// Columns the bar and its brackets take before the message.
-const BAR_COLUMNS: usize = 19;
+/// The progress line on a terminal: `[####....] 10/40 games, <status>`.
+/// The bar is drawn by us into the message, with the game count and the
+/// score: indicatif draws what each call gives it, so a bar of its own
+/// filled at `set_position` a step before the message caught up with the
+/// count. One text, one update: the fill, the count and the score always
+/// agree.
+const BAR_TEMPLATE: &str = "{msg}";
+/// Characters of the bar between its brackets.
+const BAR_WIDTH: usize = 16;
+/// Columns the bar, its brackets and a space take before the status.
+const BAR_COLUMNS: usize = BAR_WIDTH + 3;
 
 pub struct RunOptions {
     /// Continue from the games already in the JSONL file.
@@ -78,6 +84,13 @@ pub fn run_match_with(
     spawn: Spawner,
 ) -> Result<Summary, ArenaError> {
     cfg.validate()?;
+    // The summary and the report are written at the end: a path that
+    // cannot take them fails now, not after the whole match.
+    for (path, flag) in [(&cfg.json, "--json"), (&cfg.report, "--report")] {
+        if let Some(path) = path {
+            check_writable(path, flag)?;
+        }
+    }
     let limits: Vec<Limits> = cfg
         .engines
         .iter()
@@ -173,7 +186,7 @@ pub fn run_match_with(
         .filter(|g| !done.iter().any(|d| d.game == g.game))
         .copied()
         .collect();
-    let sinks = Sinks::open(cfg.pgn.as_deref(), cfg.jsonl.as_deref(), opts.resume)?;
+    let mut sinks = Sinks::open(cfg.pgn.as_deref(), cfg.jsonl.as_deref(), opts.resume)?;
     if let (Some(path), n @ 1..) = (&cfg.jsonl, sinks.torn_cut()) {
         let _ = writeln!(
             out,
@@ -181,11 +194,46 @@ pub fn run_match_with(
             path.display()
         );
     }
+    if let (Some(path), true) = (&cfg.pgn, opts.resume) {
+        if let n @ 1.. = sinks.torn_pgn() {
+            let _ = writeln!(
+                out,
+                "Resuming: cut a torn last game ({n} bytes, a write that never finished) off {}",
+                path.display()
+            );
+        }
+        // The JSONL line of a game is written before its PGN block: a game
+        // whose block was torn, or failed on a full disk, is whole in the
+        // JSONL file and written again from there.
+        let have = pgn_game_numbers(path)?;
+        let mut missing: Vec<&GameRecord> =
+            done.iter().filter(|r| !have.contains(&r.game)).collect();
+        missing.sort_by_key(|r| r.game);
+        for rec in &missing {
+            sinks.write_pgn(rec)?;
+        }
+        if !missing.is_empty() {
+            let _ = writeln!(
+                out,
+                "Resuming: wrote {} recorded game{} missing from {} again, from {}",
+                missing.len(),
+                if missing.len() == 1 { "" } else { "s" },
+                path.display(),
+                cfg.jsonl
+                    .as_deref()
+                    .unwrap_or(Path::new("the JSONL file"))
+                    .display()
+            );
+        }
+    }
     let log = match &cfg.log {
         Some(p) => Logger::to_file(p, opts.resume)?,
         None => Logger::default(),
     };
     check_options(cfg, &log, spawn, out)?;
+    if let Some(e) = log.failed() {
+        return Err(ArenaError::Io(e));
+    }
     if !done.is_empty() {
         let _ = writeln!(
             out,
@@ -228,7 +276,7 @@ pub fn run_match_with(
         total,
         fastchess: opts.fastchess,
         bar: bar.clone(),
-        log,
+        log: log.clone(),
         spawn,
         abort: &abort,
         sprt_done: &sprt_done,
@@ -244,6 +292,10 @@ pub fn run_match_with(
         .map_err(|_| ArenaError::Io("a worker thread panicked".into()))?;
     if let Some(e) = shared.error.take() {
         return Err(e);
+    }
+    // A log cut off stops the match as a record that cannot be written does.
+    if let Some(e) = log.failed() {
+        return Err(ArenaError::Io(e));
     }
     let interrupted = INTERRUPTED.load(Ordering::SeqCst);
     let pairs = pair_stats(&names, &shared.records);
@@ -296,6 +348,9 @@ pub fn run_match_with(
         print_tables(&mut **out, &reports, tables.as_ref());
         if let Some(s) = &sprt_summary {
             let _ = writeln!(out, "{}", sprt_line(s));
+        }
+        for line in pair_sentences(&reports) {
+            let _ = writeln!(out, "{line}");
         }
     }
     let summary = Summary {
@@ -413,8 +468,12 @@ struct Ctx<'a, 'o> {
 }
 
 impl Ctx<'_, '_> {
+    /// Ctrl-C, a failure of the run, or a log that can no longer be
+    /// written: no new game starts.
     fn stopping(&self) -> bool {
-        INTERRUPTED.load(Ordering::SeqCst) || self.abort.load(Ordering::SeqCst)
+        INTERRUPTED.load(Ordering::SeqCst)
+            || self.abort.load(Ordering::SeqCst)
+            || self.log.failed().is_some()
     }
 
     fn say(&self, s: &mut Shared, line: &str) {
@@ -614,6 +673,10 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         "?".into()
     };
     let first = stats_for(&ctx.names[0], &ctx.names[1], &s.records);
+    // What the Elo counts: complete pairs, or games before the first pair.
+    let elo_from = counts_for(&ctx.names[0], &ctx.names[1], &s.records)
+        .estimate()
+        .map_or_else(String::new, |e| format!(" ({})", samples_words(&e)));
     let llr = match &ctx.cfg.sprt {
         Some(sprt) => {
             let st = counts_for(&ctx.names[0], &ctx.names[1], &s.records).sprt_status(sprt);
@@ -635,7 +698,7 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
             ),
             3,
         ),
-        StatusField::new(format!("Elo {}", fmt_elo(&first)), 5),
+        StatusField::new(format!("Elo {}{elo_from}", fmt_elo(&first)), 5),
         StatusField::new(llr.trim_start_matches(", ").to_string(), 0),
         StatusField::new(format!("{rate:.1} games/min"), 1),
         StatusField::new(format!("ETA {eta}"), 0),
@@ -655,8 +718,8 @@ fn progress(ctx: &Ctx, s: &mut Shared) {
         let width = console::Term::stdout()
             .size_checked()
             .map_or(80, |(_, cols)| usize::from(cols));
-        bar.set_position(done.into());
-        bar.set_message(fit_status(&fields, width.saturating_sub(BAR_COLUMNS)));
+        let status = fit_status(&fields, width.saturating_sub(BAR_COLUMNS));
+        bar.set_message(format!("{} {status}", bar_text(done, ctx.total)));
     } else {
         let status = format!("{done}/{} games, {status}", ctx.total);
         let interval = ctx.cfg.ratinginterval;
@@ -734,16 +797,28 @@ fn fastchess_block(cfg: &MatchConfig, names: &[String], records: &[GameRecord]) 
     )
 }
 
-/// The terminal's progress bar over the `total` games of the run, `done`
+/// The terminal's progress line over the `total` games of the run, `done`
 /// of them already recorded (a resumed match).
 fn progress_bar(total: u32, done: usize) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(total.into()), ProgressDrawTarget::stdout());
     // The template is a constant: it parses, or the tests fail.
     if let Ok(style) = ProgressStyle::with_template(BAR_TEMPLATE) {
-        bar.set_style(style.progress_chars("#."));
+        bar.set_style(style);
     }
-    bar.set_position(done as u64);
+    let done = u32::try_from(done).unwrap_or(u32::MAX);
+    bar.set_message(format!("{} {done}/{total} games", bar_text(done, total)));
     bar
+}
+
+/// `[######..........] 6/16 games`'s bar: `#` for each whole sixteenth of
+/// the games done.
+fn bar_text(done: u32, total: u32) -> String {
+    let filled = if total == 0 {
+        BAR_WIDTH
+    } else {
+        (u64::from(done.min(total)) * BAR_WIDTH as u64 / u64::from(total)) as usize
+    };
+    format!("[{}{}]", "#".repeat(filled), ".".repeat(BAR_WIDTH - filled))
 }
 
 /// Writes a suite of random openings from the variant's start or from the
@@ -788,7 +863,11 @@ pub fn make_openings(
         };
         let deadline = Instant::now() + std::time::Duration::from_millis(timeouts.max_move_ms);
         match e.search(&o.position_command(), &go, deadline) {
-            Ok(r) => Ok(r.info.mate.is_none() && r.info.cp.is_some_and(|cp| cp.abs() <= max_cp)),
+            // In i64: `abs` of an engine's i32::MIN would overflow.
+            Ok(r) => Ok(r.info.mate.is_none()
+                && r.info
+                    .cp
+                    .is_some_and(|cp| i64::from(cp).abs() <= i64::from(max_cp))),
             Err(SearchError::NoReply { .. }) => {
                 Err(OpeningError::Filter(format!("{}: no bestmove", e.name)))
             }
@@ -812,6 +891,19 @@ mod tests {
     #[test]
     fn the_progress_bar_template_parses() {
         assert!(ProgressStyle::with_template(BAR_TEMPLATE).is_ok());
+    }
+
+    #[test]
+    fn the_bar_fills_with_its_count() {
+        assert_eq!(bar_text(0, 40), "[................]");
+        // 10 of 40 is 4 sixteenths; 2 of 40 (0.8 of one) is none yet.
+        assert_eq!(bar_text(10, 40), "[####............]");
+        assert_eq!(bar_text(2, 40), "[................]");
+        assert_eq!(bar_text(3, 40), "[#...............]");
+        assert_eq!(bar_text(40, 40), "[################]");
+        assert_eq!(bar_text(0, 0), "[################]");
+        assert_eq!(bar_text(7, 3), "[################]");
+        assert_eq!(bar_text(1, 16).len(), BAR_COLUMNS - 1);
     }
 
     fn sample() -> Vec<StatusField> {

@@ -14,6 +14,10 @@ pub const Z_95: f64 = 1.96;
 /// One tail of the 95% interval, the chance an interval bound is wrong on its side.
 const CONFIDENCE_TAIL: f64 = 0.025;
 
+/// The chance the bound of a one-sided 95% interval is wrong: all of the 5% an interval
+/// leaves out is on its one finite side.
+const ONE_SIDED_TAIL: f64 = 0.05;
+
 /// A perfect score has no finite Elo. Scores are clamped this far inside (0, 1) so output stays
 /// finite and JSON-serializable: the limit is about ±2400 Elo, and reaching a real score that
 /// close to perfect would take millions of games.
@@ -297,21 +301,32 @@ impl EloEstimate {
         (self.upper - self.lower) / 2.0
     }
 
-    /// What the games support: an Elo with its interval, or at a 0% or 100% score (whose Elo
+    /// What the games support: an Elo with its interval; at a 0% or 100% score (whose Elo
     /// is infinite: `elo` is only a clamped placeholder there) just the finite end of the
-    /// interval.
+    /// interval; and likewise when the interval of a score short of 0% or 100% reaches past
+    /// it (a few games, nearly all won): an end at the clamp is no bound at all, and printing
+    /// it would read as "± 2400".
     pub fn reading(&self) -> EloReading {
-        if self.score >= 1.0 {
-            EloReading::AtLeast(self.lower)
-        } else if self.score <= 0.0 {
-            EloReading::AtMost(self.upper)
-        } else {
-            EloReading::Interval {
+        let lower = (!beyond_scores(self.lower)).then_some(self.lower);
+        let upper = (!beyond_scores(self.upper)).then_some(self.upper);
+        match (lower, upper) {
+            (Some(lower), _) if self.score >= 1.0 => EloReading::AtLeast(lower),
+            (_, Some(upper)) if self.score <= 0.0 => EloReading::AtMost(upper),
+            (Some(_), Some(_)) => EloReading::Interval {
                 elo: self.elo,
                 error: self.error(),
-            }
+            },
+            (Some(lower), None) => EloReading::AtLeast(lower),
+            (None, Some(upper)) => EloReading::AtMost(upper),
+            (None, None) => EloReading::Unbounded { elo: self.elo },
         }
     }
+}
+
+/// Whether an end of an Elo interval is the clamp of [`elo_from_score`] (about ±2400): its
+/// score bound reached 0 or 1, where the Elo is infinite.
+fn beyond_scores(elo: f64) -> bool {
+    elo.abs() >= elo_from_score(1.0)
 }
 
 /// An Elo estimate as it may be printed; see [`EloEstimate::reading`].
@@ -319,14 +334,16 @@ impl EloEstimate {
 pub enum EloReading {
     /// Elo and the half-width of its 95% interval.
     Interval { elo: f64, error: f64 },
-    /// Every game (or pair) won: only the interval's lower end is finite.
+    /// Every game (or pair) won, or nearly: only the interval's lower end is finite.
     AtLeast(f64),
-    /// Every game (or pair) lost: only the interval's upper end is finite.
+    /// Every game (or pair) lost, or nearly: only the interval's upper end is finite.
     AtMost(f64),
+    /// Neither end is finite (a pair won and a pair lost, say): too few games for a bound.
+    Unbounded { elo: f64 },
 }
 
 impl fmt::Display for EloReading {
-    /// `+35.2 ± 40.1`, `> +277.4` or `< -277.4`, one decimal, never "-0.0".
+    /// `+35.2 ± 40.1`, `> +316.6`, `< -316.6` or `+0.0 ± ∞`, one decimal, never "-0.0".
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             EloReading::Interval { elo, error } => {
@@ -334,6 +351,7 @@ impl fmt::Display for EloReading {
             }
             EloReading::AtLeast(lower) => write!(f, "> {}", signed(lower, 1)),
             EloReading::AtMost(upper) => write!(f, "< {}", signed(upper, 1)),
+            EloReading::Unbounded { elo } => write!(f, "{} ± ∞", signed(elo, 1)),
         }
     }
 }
@@ -472,12 +490,21 @@ fn estimate_from(counts: &[u64], scores: &[f64], paired: bool) -> Option<EloEsti
 
 /// The 95% interval of the mean score when all `n` samples scored `mu`. The normal interval
 /// collapses to a point there (a zero deviation), which would print "± 0" after a handful of
-/// games. Instead: if every one of n samples came out the same, a 95% (two-sided, 2.5% per tail)
-/// Clopper-Pearson bound puts the chance of any other outcome below q = 1 - 0.025^(1/n) (the
-/// "rule of three" for n large: about 3.7 / n). Any other outcome moves the mean towards 0 by at
-/// most `mu` and towards 1 by at most `1 - mu`, so the mean lies in [mu - q mu, mu + q (1 - mu)].
+/// games. Instead: if every one of n samples came out the same, a Clopper-Pearson bound puts the
+/// chance of any other outcome below q = 1 - tail^(1/n). Any other outcome moves the mean towards
+/// 0 by at most `mu` and towards 1 by at most `1 - mu`, so the mean lies in
+/// [mu - q mu, mu + q (1 - mu)]. With both ends finite (all draws) each end may be wrong with
+/// 2.5%, tail = 0.025 (the "rule of three" for n large: about 3.7 / n). At a perfect (or nil)
+/// score the far end is 1 (or 0), infinite Elo, always right: the one finite end takes all of the
+/// 5%, tail = 0.05 (10 wins in 5 pairs: at least +34.4 Elo; with 0.025 it was a 97.5% bound
+/// printed as 95%, and below zero).
 fn identical_results_interval(mu: f64, n: f64) -> (f64, f64) {
-    let q = 1.0 - CONFIDENCE_TAIL.powf(1.0 / n.max(1.0));
+    let tail = if mu <= 0.0 || mu >= 1.0 {
+        ONE_SIDED_TAIL
+    } else {
+        CONFIDENCE_TAIL
+    };
+    let q = 1.0 - tail.powf(1.0 / n.max(1.0));
     (mu - q * mu, mu + q * (1.0 - mu))
 }
 
@@ -1001,14 +1028,21 @@ mod tests {
 
     #[test]
     fn identical_results_have_an_honest_interval() {
-        // 40 wins: Clopper-Pearson puts the chance of anything else below q = 1 - 0.025^(1/40)
-        // = 0.0880973, so the score is at least 0.9119027: -400 log10(1/0.9119027 - 1) = 405.99.
+        // 40 wins: the far end (a score of 1) is infinite Elo and never wrong, so the lower end
+        // takes all of the 5%: Clopper-Pearson puts the chance of anything else below
+        // q = 1 - 0.05^(1/40) = 0.0721575, so the score is at least 0.9278425:
+        // -400 log10(1/0.9278425 - 1) = 443.68.
         let wins = Trinomial::new(40, 0, 0).estimate().unwrap();
-        close(wins.lower, 405.994, 1e-2);
+        close(wins.lower, 443.677, 1e-2);
         assert_eq!(wins.reading(), EloReading::AtLeast(wins.lower));
-        assert_eq!(wins.reading().to_string(), "> +406.0");
+        assert_eq!(wins.reading().to_string(), "> +443.7");
         let losses = Trinomial::new(0, 0, 40).estimate().unwrap();
-        assert_eq!(losses.reading().to_string(), "< -406.0");
+        assert_eq!(losses.reading().to_string(), "< -443.7");
+        // The demo's 10 straight wins, 5 pairs: 0.05^(1/5) = 0.5492803, at least +34.35 Elo
+        // (with 2.5% it was 0.4781762, "> -15.2", which reads as a weaker engine).
+        let ten = Pentanomial::new([0, 0, 0, 0, 5]).estimate().unwrap();
+        close(ten.lower, 34.355, 1e-2);
+        assert_eq!(ten.reading().to_string(), "> +34.4");
         // Four draws: q = 0.6023646, the score lies in 0.5 -+ q / 2: Elo -+242.11.
         let draws = Trinomial::new(0, 4, 0).estimate().unwrap();
         close(draws.upper, 242.111, 1e-2);
@@ -1018,6 +1052,26 @@ mod tests {
         let split = Pentanomial::new([0, 0, 1, 0, 0]).estimate().unwrap();
         assert_eq!(split.reading().to_string(), "+0.0 ± 759.1");
         assert!(split.elo.is_sign_positive());
+    }
+
+    #[test]
+    fn an_interval_past_a_perfect_score_is_read_as_the_bound_it_has() {
+        // A pair won and a pair lost: mu = 1/2, sigma^2 = 1/4, the score interval
+        // 0.5 -+ 1.96 sqrt(0.25 / 2) = [-0.193, 1.193] leaves [0, 1] on both sides: no bound
+        // (it printed "+0.0 ± 2400.0").
+        let both = Pentanomial::new([1, 0, 0, 0, 1]).estimate().unwrap();
+        assert_eq!(both.reading(), EloReading::Unbounded { elo: 0.0 });
+        assert_eq!(both.reading().to_string(), "+0.0 ± ∞");
+        // Pairs WL, WW, WW: mu = 5/6, sigma^2 = 1/18, mu + 1.96 sqrt(1/54) = 1.100 (no upper
+        // end), mu - 1.96 sqrt(1/54) = 0.566617: at least -400 log10(1/0.566617 - 1) = +46.56.
+        let most = Pentanomial::new([0, 0, 1, 0, 2]).estimate().unwrap();
+        let EloReading::AtLeast(lower) = most.reading() else {
+            panic!("{:?}", most.reading())
+        };
+        close(lower, 46.563, 1e-2);
+        assert_eq!(most.reading().to_string(), "> +46.6");
+        let least = Pentanomial::new([2, 0, 1, 0, 0]).estimate().unwrap();
+        assert_eq!(least.reading().to_string(), "< -46.6");
     }
 
     #[test]

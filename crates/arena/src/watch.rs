@@ -13,7 +13,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant, SystemTime};
 
 use super::merge::{collect, engines_of, merge, MergeOptions};
-use super::results::{counts_for, Summary};
+use super::results::{check_writable, counts_for, Summary};
 use super::stats::{SprtConfig, SprtVerdict};
 use super::ArenaError;
 use stackfish_client::transport::INTERRUPTED;
@@ -301,6 +301,11 @@ pub fn watch(
             "{}: no such folder (the shards' shared --jsonl folder)",
             folder.display()
         )));
+    }
+    for (path, flag) in [(&opts.json, "--json"), (&opts.report, "--report")] {
+        if let Some(path) = path {
+            check_writable(path, flag)?;
+        }
     }
     let s = &opts.sprt;
     let _ = writeln!(out, "Watching {}: SPRT {}", folder.display(), s.describe());

@@ -4,7 +4,7 @@
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -93,11 +93,18 @@ pub enum SearchError {
     Fault(Fault),
 }
 
-/// The log's start time and its file.
-type LogFile = (Instant, BufWriter<File>);
+/// The open log file, when it was started, and the first write that failed.
+struct LogFile {
+    start: Instant,
+    path: PathBuf,
+    out: BufWriter<File>,
+    failed: Option<String>,
+}
 
 /// The protocol log (`--log`): every line with time, direction, engine and
-/// game. Cheap to clone; does nothing without a file.
+/// game. Cheap to clone; does nothing without a file. A write that fails
+/// (a full disk) stops the log, and `failed` says so: its user stops too,
+/// rather than go on with a log cut off without a word.
 #[derive(Clone, Default)]
 pub struct Logger {
     inner: Option<Arc<Mutex<LogFile>>>,
@@ -113,20 +120,40 @@ impl Logger {
             .open(path)
             .map_err(|e| ClientError::Io(format!("cannot open log {}: {e}", path.display())))?;
         Ok(Logger {
-            inner: Some(Arc::new(Mutex::new((Instant::now(), BufWriter::new(file))))),
+            inner: Some(Arc::new(Mutex::new(LogFile {
+                start: Instant::now(),
+                path: path.to_path_buf(),
+                out: BufWriter::new(file),
+                failed: None,
+            }))),
         })
     }
 
     /// `dir` is `>` (to the engine), `<` (from it), `!` (its stderr) or `#`
     /// (an arena remark).
     pub fn line(&self, game: u32, engine: &str, dir: char, text: &str) {
-        if let Some(inner) = &self.inner {
-            if let Ok(mut guard) = inner.lock() {
-                let (start, w) = &mut *guard;
-                let t = start.elapsed().as_secs_f64();
-                let _ = writeln!(w, "{t:.3} g{game} {engine} {dir} {text}");
-                let _ = w.flush();
-            }
+        let Some(inner) = &self.inner else { return };
+        // A poisoned lock: a thread panicked while logging, and a panic
+        // ends the arena anyway.
+        let Ok(mut log) = inner.lock() else { return };
+        if log.failed.is_some() {
+            return;
+        }
+        let t = log.start.elapsed().as_secs_f64();
+        let written = writeln!(log.out, "{t:.3} g{game} {engine} {dir} {text}")
+            .and_then(|()| log.out.flush());
+        if let Err(e) = written {
+            log.failed = Some(format!("cannot write the log {}: {e}", log.path.display()));
+        }
+    }
+
+    /// The first write to the log that failed, in words; `None` while every
+    /// line has been written (or without a log).
+    pub fn failed(&self) -> Option<String> {
+        let inner = self.inner.as_ref()?;
+        match inner.lock() {
+            Ok(log) => log.failed.clone(),
+            Err(_) => Some("the log was left half-written by a panic".into()),
         }
     }
 }
@@ -830,6 +857,24 @@ mod tests {
             text.contains("long # dropped a line of more than 65536 bytes"),
             "{text}"
         );
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_log_write_that_fails_is_reported_not_dropped() {
+        // /dev/full opens, and every write to it fails as on a full disk.
+        let log = Logger::to_file(Path::new("/dev/full"), true).unwrap();
+        assert_eq!(log.failed(), None);
+        log.line(1, "a", '>', "go depth 1");
+        let failed = log.failed().expect("the failure is kept");
+        assert!(
+            failed.starts_with("cannot write the log /dev/full: ") && failed.contains("space"),
+            "{failed}"
+        );
+        // Later lines change nothing, and no log at all never fails.
+        log.line(1, "a", '<', "bestmove c3");
+        assert_eq!(log.failed().as_deref(), Some(failed.as_str()));
+        assert_eq!(Logger::default().failed(), None);
     }
 
     #[test]

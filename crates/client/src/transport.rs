@@ -102,7 +102,7 @@ impl ChildTransport {
         if let Some(dir) = dir {
             command.current_dir(dir);
         }
-        let (mut child, group) = Group::spawn(&mut command)?;
+        let (mut child, group) = Group::spawn(command)?;
         let (tx, rx) = mpsc::sync_channel(CHANNEL_LINES);
         let missing = || std::io::Error::other("child pipe missing");
         let stdout = child.stdout.take().ok_or_else(missing)?;
@@ -138,7 +138,7 @@ impl ChildTransport {
         loop {
             match self.child.try_wait() {
                 Ok(Some(status)) => {
-                    self.reaped = true;
+                    self.mark_reaped();
                     return describe_exit(status);
                 }
                 Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(5)),
@@ -168,6 +168,12 @@ impl ChildTransport {
         }
     }
 
+    /// The process is reaped: its id is free for the system to reuse.
+    fn mark_reaped(&mut self) {
+        self.reaped = true;
+        self.group.reaped();
+    }
+
     /// Whether the process has exited, without reaping it.
     fn has_exited(&self) -> bool {
         platform::has_exited(&self.child)
@@ -182,8 +188,18 @@ impl ChildTransport {
         self.group.kill(&self.child);
         let _ = self.child.kill();
         let _ = self.child.wait();
-        self.reaped = true;
+        self.mark_reaped();
     }
+}
+
+/// Kills every engine this process started that still runs, with the
+/// helpers in its process group (on Windows nothing: each engine's Job
+/// object dies with the process). For the last moments of a process that
+/// exits at once (a second Ctrl-C, a panic): on Unix it uses only atomics
+/// and kill(2), so a signal handler may call it. On Linux the kernel kills
+/// the engines anyway when the process dies, however it dies.
+pub fn kill_all_engines() {
+    platform::kill_all();
 }
 
 /// How an engine ended: `exit status 101`, `killed by signal 9` (Unix),
@@ -289,7 +305,13 @@ impl Transport for ChildTransport {
         let until = Instant::now() + grace;
         while !self.reaped && Instant::now() < until {
             match self.child.try_wait() {
-                Ok(Some(_)) => break,
+                Ok(Some(_)) => {
+                    // Reaped: `kill_all` forgets it; the group kill below
+                    // still reaches helpers left in the group, which keep
+                    // the group's id from being reused.
+                    self.group.reaped();
+                    break;
+                }
                 Ok(None) => std::thread::sleep(Duration::from_millis(5)),
                 Err(_) => break,
             }
@@ -389,6 +411,29 @@ mod tests {
                 .next()
                 .is_some_and(|rest| rest.trim_start().starts_with('Z')),
         }
+    }
+
+    #[test]
+    fn an_engine_outlives_the_thread_that_started_it() {
+        // Linux ties an engine's death signal to the thread that forked it:
+        // an engine started by a thread that then ended (a seat restarted
+        // by another worker, a search thread of the board) must live on.
+        let mut t = std::thread::spawn(|| {
+            ChildTransport::spawn(
+                Path::new("sh"),
+                &["-c".into(), "read x; echo got $x".into()],
+                None,
+            )
+            .unwrap()
+        })
+        .join()
+        .unwrap();
+        // The death signal would have come at once; give it time to land.
+        std::thread::sleep(Duration::from_millis(300));
+        t.send("hello").unwrap();
+        let far = Instant::now() + Duration::from_secs(10);
+        assert_eq!(t.recv(far), Recv::Line("got hello".into()));
+        t.close(Duration::from_millis(10));
     }
 
     #[test]

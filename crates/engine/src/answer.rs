@@ -362,7 +362,7 @@ fn from_proof<G: Game>(
     if budget == 0 {
         return None;
     }
-    let proof = ask.pos.prove(budget);
+    let proof = ask.pos.prove(budget, &ask.shared.stop);
     let Some((mv, plies)) = proof.best else {
         // Only what the attempt explored: a game that cannot prove (all
         // but Silo) leaves the search the whole budget.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use stackfish_search::seam::Instant;
 use stackfish_search::{self as search, Shared};
 
-use crate::{new_session, BestMove, GoParams, Options};
+use crate::{new_session, BestMove, GoParams, Options, Session};
 
 /// One game's share of `bench`: positions searched to a depth chosen so each
 /// game takes a comparable part of the run.
@@ -120,61 +120,78 @@ pub fn bench_until(
     let start = Instant::now();
     let mut total = 0;
     for suite in &BENCH {
-        let depth = depth.unwrap_or(suite.depth).clamp(1, search::MAX_DEPTH);
-        let mut game_nodes = 0;
-        for (i, fen) in suite.positions.iter().enumerate() {
-            let Some(mut session) = new_session(suite.game) else {
-                report(&format!(
-                    "info string error: bench: unknown game {}",
-                    suite.game
-                ));
-                continue;
-            };
-            if let Err(e) = session.set_position(Some(fen), &[]) {
-                report(&format!(
-                    "info string error: bench {} position {}: {e}",
-                    suite.game,
-                    i + 1
-                ));
-                continue;
-            }
-            shared.tt.clear();
-            shared.helper_nodes.store(0, Relaxed);
-            shared.arm();
-            // A stop before `arm` is seen here, one after it by the search.
-            if stopped.load(Relaxed) {
-                return None;
-            }
-            let params = GoParams {
-                depth: Some(depth),
-                ..GoParams::default()
-            };
-            let mut nodes = 0;
-            let best = session.go(shared, &params, &Options::default(), &mut |info| {
-                nodes = info.nodes
-            });
-            if stopped.load(Relaxed) {
-                return None;
-            }
-            let best = match best {
-                BestMove::Move { best, .. } => best,
-                BestMove::GameOver(r) => format!("none ({r})"),
-            };
-            report(&format!(
-                "info string bench {} position {:2}: bestmove {best} nodes {nodes}",
-                suite.game,
-                i + 1
-            ));
-            game_nodes += nodes;
-        }
-        report(&format!(
-            "info string bench {} depth {depth}: {game_nodes} nodes",
-            suite.game
-        ));
-        total += game_nodes;
+        let session = || new_session(suite.game);
+        total += bench_suite(suite, depth, shared, stopped, &session, report)?;
     }
     Some(BenchResult {
         nodes: total,
         ms: start.elapsed().as_millis() as u64,
     })
+}
+
+/// One game's part of `bench`, each position searched by a fresh session
+/// from `session` (`new_session` of the suite's game; a host that carries
+/// that game alone makes its own, `new_shaped_session`) to the suite's
+/// depth or `depth`. Reports a line per position and one for the game;
+/// returns the game's node count, `None` once `stopped` is set.
+pub fn bench_suite(
+    suite: &BenchSuite,
+    depth: Option<i32>,
+    shared: &Arc<Shared>,
+    stopped: &AtomicBool,
+    session: &dyn Fn() -> Option<Session>,
+    report: &mut dyn FnMut(&str),
+) -> Option<u64> {
+    let depth = depth.unwrap_or(suite.depth).clamp(1, search::MAX_DEPTH);
+    let mut game_nodes = 0;
+    for (i, fen) in suite.positions.iter().enumerate() {
+        let Some(mut session) = session() else {
+            report(&format!(
+                "info string error: bench: unknown game {}",
+                suite.game
+            ));
+            continue;
+        };
+        if let Err(e) = session.set_position(Some(fen), &[]) {
+            report(&format!(
+                "info string error: bench {} position {}: {e}",
+                suite.game,
+                i + 1
+            ));
+            continue;
+        }
+        shared.tt.clear();
+        shared.helper_nodes.store(0, Relaxed);
+        shared.arm();
+        // A stop before `arm` is seen here, one after it by the search.
+        if stopped.load(Relaxed) {
+            return None;
+        }
+        let params = GoParams {
+            depth: Some(depth),
+            ..GoParams::default()
+        };
+        let mut nodes = 0;
+        let best = session.go(shared, &params, &Options::default(), &mut |info| {
+            nodes = info.nodes
+        });
+        if stopped.load(Relaxed) {
+            return None;
+        }
+        let best = match best {
+            BestMove::Move { best, .. } => best,
+            BestMove::GameOver(r) => format!("none ({r})"),
+        };
+        report(&format!(
+            "info string bench {} position {:2}: bestmove {best} nodes {nodes}",
+            suite.game,
+            i + 1
+        ));
+        game_nodes += nodes;
+    }
+    report(&format!(
+        "info string bench {} depth {depth}: {game_nodes} nodes",
+        suite.game
+    ));
+    Some(game_nodes)
 }

@@ -20,10 +20,10 @@ mod session;
 pub mod tables;
 pub mod transcript;
 
-pub use bench::{bench, bench_until, BenchResult, BenchSuite, BENCH, BENCH_HASH_MB};
+pub use bench::{bench, bench_suite, bench_until, BenchResult, BenchSuite, BENCH, BENCH_HASH_MB};
 pub use error::{HashSizeError, OptionError};
 pub use options::{EngineOption, Kind, Options, OPTIONS};
-pub use session::{new_session, Session};
+pub use session::{new_session, new_shaped_session, Session};
 pub use stackfish_games::PositionError;
 pub use tables::{EndgameTables, LoadError, SharedTables, TableLoader};
 

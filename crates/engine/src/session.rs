@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use stackfish_games::{variants, with_variant, AnyGame, Game, PositionError, VariantVisitor};
+use stackfish_games::{
+    variants, with_variant, AnyGame, Game, PositionError, ShapedLine, VariantVisitor,
+};
 use stackfish_search::{Info, Shared};
 
 use crate::answer::{Driver, Searcher, Shaped};
@@ -24,6 +26,21 @@ pub fn new_session(name: &str) -> Option<Session> {
         game: variants::new_game(name)?,
         searcher: with_variant(name, NewSearcher)?,
     })
+}
+
+/// A session of a game played on boards of many shapes (`F` the fast type
+/// of its standard board, `G` the general one), as `new_session` makes it
+/// for the variant `name`, but with the types fixed at compile time: a
+/// host that plays that one game (the StackAndConquer script plays
+/// Mixtour) then carries none of the other games and their networks.
+pub fn new_shaped_session<F: Game, G: Game<Variant = F::Variant>>(
+    name: &'static str,
+    variant: G::Variant,
+) -> Session {
+    Session {
+        game: Box::new(ShapedLine::<F, G>::new(name, variant.clone())),
+        searcher: NewSearcher.visit_shaped::<F, G>(name, variant),
+    }
 }
 
 impl Session {

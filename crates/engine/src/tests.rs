@@ -211,6 +211,48 @@ fn a_silo_proof_reports_the_positions_it_explored() {
     assert!(explored > 500, "the position needs a real proof");
 }
 
+/// `stop` ends a Silo proof too (issue 43: `go infinite` + `stop` on the
+/// 1 x 6 start answered after the whole proof, up to a second): with the
+/// flag set, the proof gives up before exploring, and the move is the
+/// search's, reported with far fewer nodes than the proof would explore.
+#[test]
+fn stop_ends_a_silo_proof_at_once() {
+    let fen = "11/22/11/22 1";
+    let root = Silo::from_fen(&SiloVariant::STANDARD, fen).unwrap();
+    let limits = solve::SolveLimits {
+        method: solve::Method::Reachable,
+        max_positions: 300_000,
+    };
+    let stop = std::sync::atomic::AtomicBool::new(true);
+    assert_eq!(
+        solve::solve_until(&root, &limits, &stop).unwrap_err(),
+        solve::SolveError::Stopped
+    );
+    let explored = solve::solve(&root, &limits).unwrap().positions;
+    let mut session = new_session("silo").unwrap();
+    session.set_position(Some(fen), &[]).unwrap();
+    let shared = allocate_shared(1).unwrap();
+    shared
+        .stop
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let params = GoParams {
+        infinite: true,
+        ..GoParams::default()
+    };
+    let mut nodes = Vec::new();
+    let best = session.go(&shared, &params, &Options::default(), &mut |info| {
+        nodes.push(info.nodes)
+    });
+    let BestMove::Move { best, .. } = best else {
+        panic!("no move")
+    };
+    stackfish_games::find_legal(&root, &best).unwrap();
+    assert!(
+        nodes.iter().all(|&n| n < explored / 10),
+        "nodes {nodes:?}, the proof explores {explored}"
+    );
+}
+
 #[test]
 fn an_unknown_game_is_echoed_escaped_and_cut() {
     let token = "\u{1b}[2J".to_string() + &"q".repeat(1_000_000);

@@ -6,12 +6,28 @@
 /// Characters of echoed text kept before it is cut.
 pub const ECHO_CHARS: usize = 80;
 
+/// Characters of an echoed path kept before it is cut: Linux's PATH_MAX,
+/// so that a path the system accepts is named whole (a user with a deep
+/// folder must see which file is meant), while a megabyte sent as a file
+/// name is still cut.
+pub const ECHO_PATH_CHARS: usize = 4096;
+
 /// `text` with every control character escaped (`\r`, `\u{1b}`, `\0`) and,
 /// past `ECHO_CHARS` characters, cut with `... (<n> characters)`.
 pub fn echo(text: &str) -> String {
+    echo_cut(text, ECHO_CHARS)
+}
+
+/// A path or file name the user gave, as `echo` writes text but cut only
+/// past `ECHO_PATH_CHARS` characters.
+pub fn echo_path(path: &str) -> String {
+    echo_cut(path, ECHO_PATH_CHARS)
+}
+
+fn echo_cut(text: &str, keep: usize) -> String {
     let mut out = String::new();
     for (kept, c) in text.chars().enumerate() {
-        if kept == ECHO_CHARS {
+        if kept == keep {
             out.push_str(&format!("... ({} characters)", text.chars().count()));
             return out;
         }
@@ -32,6 +48,21 @@ pub fn quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_is_echoed_whole_with_its_control_characters_escaped() {
+        let deep = format!(
+            "/srv/games/{}/board\r.stackboard",
+            "nested folder/".repeat(20)
+        );
+        assert!(deep.chars().count() > 3 * ECHO_CHARS);
+        assert_eq!(echo_path(&deep), deep.replace('\r', "\\r"));
+        let huge = "x".repeat(1_000_000);
+        assert_eq!(
+            echo_path(&huge),
+            format!("{}... (1000000 characters)", "x".repeat(ECHO_PATH_CHARS))
+        );
+    }
 
     #[test]
     fn control_characters_are_escaped_and_long_text_cut() {

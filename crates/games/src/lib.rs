@@ -24,6 +24,7 @@ pub mod variants;
 pub mod zobrist;
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 pub use line::{AnyGame, Line, NamedLine, PositionError, ShapedLine};
 pub use perft::{perft, perft_divide, perft_with, PerftError};
@@ -417,12 +418,13 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn pretty(&self) -> String;
 
     /// The game-theoretic best move, for a game that can prove values
-    /// (Silo), within `max_positions` positions: the move and its value in
-    /// `Proof::best`, and in `Proof::positions` what the attempt explored,
-    /// found or not (the engine charges it to `go nodes`). A game that
-    /// cannot prove values (the default) explores nothing.
-    fn prove(&self, max_positions: usize) -> Proof<Self::Move> {
-        let _ = max_positions;
+    /// (Silo), within `max_positions` positions and until `stop` is set:
+    /// the move and its value in `Proof::best`, and in `Proof::positions`
+    /// what the attempt explored, found or not (the engine charges it to
+    /// `go nodes`). A game that cannot prove values (the default) explores
+    /// nothing.
+    fn prove(&self, max_positions: usize, stop: &AtomicBool) -> Proof<Self::Move> {
+        let _ = (max_positions, stop);
         Proof::default()
     }
 }

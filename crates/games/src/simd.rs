@@ -62,6 +62,8 @@ impl Path {
 
     /// Every path this machine runs, the reference first.
     pub fn available() -> Vec<Path> {
+        #[allow(unused_mut)]
+        // nothing is pushed on a target without SIMD kernels (wasm32 without simd128)
         let mut paths = vec![Path::Scalar, Path::Portable];
         #[cfg(target_arch = "x86_64")]
         {

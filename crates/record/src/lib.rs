@@ -245,6 +245,7 @@ pub struct Sinks {
     pgn: Option<(PathBuf, File)>,
     jsonl: Option<(PathBuf, File)>,
     torn_cut: u64,
+    torn_pgn: u64,
 }
 
 fn open_append(path: &Path) -> Result<File, RecordError> {
@@ -278,8 +279,14 @@ impl Sinks {
             (Some(p), true) => cut_torn_tail(p)?,
             _ => 0,
         };
+        // And after a torn PGN game, the next game onto its moves.
+        let torn_pgn = match (pgn, resume) {
+            (Some(p), true) => cut_torn_pgn(p)?,
+            _ => 0,
+        };
         Ok(Sinks {
             torn_cut,
+            torn_pgn,
             pgn: pgn
                 .map(|p| open_append(p).map(|f| (p.to_path_buf(), f)))
                 .transpose()?,
@@ -294,6 +301,24 @@ impl Sinks {
         self.torn_cut
     }
 
+    /// Bytes of a torn last game cut off the PGN file on opening it to
+    /// resume ([`cut_torn_pgn`]).
+    pub fn torn_pgn(&self) -> u64 {
+        self.torn_pgn
+    }
+
+    /// Writes `rec` to the PGN file only: a game the JSONL file holds whole
+    /// whose PGN block was torn or never written (the JSONL line is
+    /// written first; [`pgn_game_numbers`] tells which are missing).
+    pub fn write_pgn(&mut self, rec: &GameRecord) -> Result<(), RecordError> {
+        if let Some((path, f)) = &mut self.pgn {
+            f.write_all(rec.pgn().as_bytes())
+                .and_then(|_| f.flush())
+                .map_err(|e| RecordError::Io(format!("{}: {e}", path.display())))?;
+        }
+        Ok(())
+    }
+
     pub fn write(&mut self, rec: &GameRecord) -> Result<(), RecordError> {
         if let Some((path, f)) = &mut self.jsonl {
             let mut line = serde_json::to_string(rec)
@@ -304,12 +329,7 @@ impl Sinks {
                 .and_then(|_| f.flush())
                 .map_err(|e| RecordError::Io(format!("{}: {e}", path.display())))?;
         }
-        if let Some((path, f)) = &mut self.pgn {
-            f.write_all(rec.pgn().as_bytes())
-                .and_then(|_| f.flush())
-                .map_err(|e| RecordError::Io(format!("{}: {e}", path.display())))?;
-        }
-        Ok(())
+        self.write_pgn(rec)
     }
 }
 
@@ -387,6 +407,81 @@ pub fn cut_torn_tail(path: &Path) -> Result<u64, RecordError> {
         .and_then(|f| f.set_len(complete as u64).and_then(|_| f.sync_all()))
         .map_err(io)?;
     Ok((bytes.len() - complete) as u64)
+}
+
+/// The length of the whole games at the start of the PGN text `bytes`, as
+/// the arena writes them ([`GameRecord::pgn`]: tag lines, a blank line,
+/// the moves ending with the result, a blank line): up to the blank line
+/// after the last move text that ends with a result. Tag lines never end a
+/// game, so a game torn right after its tags is not taken for a whole one.
+pub fn complete_pgn_len(bytes: &[u8]) -> usize {
+    const RESULTS: [&[u8]; 4] = [b"1-0", b"0-1", b"1/2-1/2", b"*"];
+    let mut end = bytes.len();
+    while let Some(i) = bytes[..end].windows(2).rposition(|w| w == b"\n\n") {
+        let line_start = bytes[..i]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |j| j + 1);
+        let line = &bytes[line_start..i];
+        let last_word = line.split(|&b| b == b' ').next_back().unwrap_or_default();
+        if !line.starts_with(b"[") && RESULTS.contains(&last_word) {
+            return i + 2;
+        }
+        end = i + 1;
+    }
+    0
+}
+
+/// Cuts a torn last game off the arena's PGN file at `path` (back to the
+/// end of its last whole game, [`complete_pgn_len`]), so that the next game
+/// is appended after a whole one, as [`cut_torn_tail`] does for JSONL;
+/// returns the number of bytes cut. Only a tail that begins as the arena
+/// begins a game (`[Event "`) is cut: text of another program is left
+/// alone. No such file: nothing to cut.
+pub fn cut_torn_pgn(path: &Path) -> Result<u64, RecordError> {
+    const GAME_START: &[u8] = b"[Event \"";
+    let io = |e: std::io::Error| RecordError::Io(format!("{}: {e}", path.display()));
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(io(e)),
+    };
+    let complete = complete_pgn_len(&bytes);
+    let tail = &bytes[complete..];
+    let ours = tail.starts_with(GAME_START) || GAME_START.starts_with(tail);
+    if tail.is_empty() || !ours {
+        return Ok(0);
+    }
+    OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|f| f.set_len(complete as u64).and_then(|_| f.sync_all()))
+        .map_err(io)?;
+    Ok(tail.len() as u64)
+}
+
+/// The game numbers (`[Game "N"]` tags) of a PGN file; none for a file
+/// that does not exist.
+pub fn pgn_game_numbers(path: &Path) -> Result<std::collections::BTreeSet<u32>, RecordError> {
+    let text = match std::fs::read(path) {
+        Ok(b) => String::from_utf8_lossy(&b).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => {
+            return Err(RecordError::Io(format!(
+                "cannot read {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    Ok(text
+        .lines()
+        .filter_map(|l| {
+            l.strip_prefix("[Game \"")?
+                .strip_suffix("\"]")?
+                .parse()
+                .ok()
+        })
+        .collect())
 }
 
 /// The games of the arena's JSONL text `text` read from `name`, every line a
@@ -608,6 +703,57 @@ mod tests {
         assert_eq!(read.torn_bytes, 0);
         assert_eq!(cut_torn_tail(&path).unwrap(), 0);
         assert_eq!(cut_torn_tail(&dir.join("none.jsonl")).unwrap(), 0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn resuming_cuts_a_torn_pgn_game_wherever_it_was_cut() {
+        let dir = std::env::temp_dir().join(format!("arena-torn-pgn-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("g.pgn");
+        let whole = sample().pgn();
+        let mut next = sample();
+        next.game = 4;
+        let torn = next.pgn();
+        // Cut anywhere in the next game, even right after its tags or in
+        // its first word: the file goes back to the first game alone.
+        let after_tags = torn.find("\n\n").unwrap() + 2;
+        for cut in [1, 5, 30, after_tags, torn.len() - 3, torn.len() - 1] {
+            std::fs::write(&path, format!("{whole}{}", &torn[..cut])).unwrap();
+            let mut sinks = Sinks::open(Some(&path), None, true).unwrap();
+            assert_eq!(sinks.torn_pgn(), cut as u64, "cut at {cut}");
+            assert_eq!(
+                pgn_game_numbers(&path)
+                    .unwrap()
+                    .into_iter()
+                    .collect::<Vec<_>>(),
+                [sample().game],
+                "cut at {cut}"
+            );
+            sinks.write_pgn(&next).unwrap();
+            drop(sinks);
+            let text = std::fs::read_to_string(&path).unwrap();
+            assert_eq!(text, format!("{whole}{torn}"), "cut at {cut}");
+        }
+        // A whole file, an empty one, or none: nothing is cut.
+        for text in [format!("{whole}{torn}"), String::new()] {
+            std::fs::write(&path, &text).unwrap();
+            let sinks = Sinks::open(Some(&path), None, true).unwrap();
+            assert_eq!(sinks.torn_pgn(), 0);
+            drop(sinks);
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+        }
+        assert_eq!(cut_torn_pgn(&dir.join("none.pgn")).unwrap(), 0);
+        assert!(pgn_game_numbers(&dir.join("none.pgn")).unwrap().is_empty());
+        // Text that is not the start of one of our games is left alone.
+        let foreign = format!("{whole}; a note by hand\n");
+        std::fs::write(&path, &foreign).unwrap();
+        assert_eq!(cut_torn_pgn(&path).unwrap(), 0);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), foreign);
+        // Without --resume the file is only appended to.
+        std::fs::write(&path, format!("{whole}{}", &torn[..30])).unwrap();
+        let sinks = Sinks::open(Some(&path), None, false).unwrap();
+        assert_eq!(sinks.torn_pgn(), 0);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

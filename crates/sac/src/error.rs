@@ -2,7 +2,7 @@
 //! each in one line (the binaries print it after `error: `, the browser
 //! board shows it).
 
-use stackfish_games::echo::{echo, quote};
+use stackfish_games::echo::{echo, echo_path, quote};
 use stackfish_games::FenError;
 
 use crate::PADDING;
@@ -14,7 +14,7 @@ pub enum SacError {
     #[error("{0}")]
     Io(String),
     /// Not `.in`, `.stackboard` nor `.stacksav`.
-    #[error("{}: not a StackAndConquer file (expected .in, .stackboard or .stacksav)", echo(.0))]
+    #[error("{}: not a StackAndConquer file (expected .in, .stackboard or .stacksav)", echo_path(.0))]
     UnknownKind(String),
     /// `--goal` given for a saved game.
     #[error("--goal is for board files; a saved game has its own goal (WinTowers)")]
@@ -102,7 +102,7 @@ pub enum SacError {
     #[error("Current is {0}: the player to move must be 1 or 2")]
     Current(u64),
     /// A file's error, `name` naming the file (`import`, `import_bytes`).
-    #[error("{}: {error}", echo(name))]
+    #[error("{}: {error}", echo_path(name))]
     InFile { name: String, error: Box<SacError> },
     /// A position string the rules library cannot read.
     #[error(transparent)]

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use stackfish_games::echo::echo;
+use stackfish_games::echo::echo_path;
 
 use crate::{
     export_description, import_bytes_noted, read_bytes, write_stackboard, write_stacksav,
@@ -26,7 +26,7 @@ fn read_file(path: &Path) -> Result<(FileKind, Vec<u8>), SacError> {
     let kind =
         FileKind::of(path).ok_or_else(|| SacError::UnknownKind(path.display().to_string()))?;
     let bytes = read_regular(path, MAX_FILE_BYTES)
-        .map_err(|e| SacError::Io(format!("{}: {e}", echo(&path.display().to_string()))))?;
+        .map_err(|e| SacError::Io(format!("{}: {e}", echo_path(&path.display().to_string()))))?;
     Ok((kind, bytes))
 }
 

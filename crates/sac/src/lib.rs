@@ -8,6 +8,7 @@
 //! (a browser build calls it on what it was given); `fs.rs` holds the only
 //! functions that touch the file system: reading by path and `export`.
 
+pub mod cpu;
 mod error;
 mod files;
 pub mod fs;
@@ -16,7 +17,7 @@ mod tests;
 
 use std::path::Path;
 
-use stackfish_games::echo::echo;
+use stackfish_games::echo::echo_path;
 use stackfish_games::mixtour::board::GRID_MAX;
 use stackfish_games::mixtour::{Board, MixtourGrid, MixtourVariant, Position, Stack};
 use stackfish_games::{FenError, Game, Side};
@@ -312,7 +313,7 @@ pub fn import_bytes_noted(
         notes: desc
             .notes
             .iter()
-            .map(|n| format!("{}: {n}", echo(name)))
+            .map(|n| format!("{}: {n}", echo_path(name)))
             .collect(),
     })
 }

@@ -382,3 +382,10 @@ fn searchmoves_restrict_the_root_to_the_legal_moves_named() {
         assert_eq!(r.score, values.iter().map(|&(_, v)| v).max().unwrap());
     }
 }
+
+#[test]
+fn the_logarithm_table_gives_the_computed_logarithms() {
+    for n in 0..LN_TABLE + 10 {
+        assert_eq!(ln(n).to_bits(), (n as f64).ln().to_bits(), "ln({n})");
+    }
+}

@@ -27,9 +27,17 @@ pub const MEDIUM: Config = Config {
     per_side: 6,
 };
 
-/// A fresh path in the temporary folder for this test.
+/// A fresh path for this test, in a folder `name` of the build's
+/// `target/tmp` (the test binary is `target/<profile>/deps/...`), emptied
+/// first: a rerun reuses the folders of the run before instead of adding
+/// to them, and nothing is left in the system's temporary folder.
 fn temp_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("stackfish-tb-{}-{name}", std::process::id()));
+    let target = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.parent()?.join("tmp")))
+        .unwrap_or_else(std::env::temp_dir);
+    let dir = target.join(format!("stackfish-tables-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("temporary folder");
     dir.join(format::file_name(if name.contains("medium") {
         MEDIUM

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -204,11 +204,12 @@ async fn guard(State(ctx): State<Ctx>, request: Request, next: Next) -> Response
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
-    let checked = check_host(request.headers(), &ctx.host)
-        .and_then(|()| check_origin(&method, request.headers()));
+    let checked = check_host(request.headers(), request.uri(), &ctx.host).and_then(|()| {
+        check_origin(&method, request.headers()).map_err(|e| (StatusCode::FORBIDDEN, e))
+    });
     let mut response = match checked {
         Ok(()) => next.run(request).await,
-        Err(refused) => error(StatusCode::FORBIDDEN, refused),
+        Err((status, refused)) => error(status, refused),
     };
     let status = response.status();
     let is_json = response
@@ -277,14 +278,25 @@ fn too_large() -> Response {
     )
 }
 
-/// Refuses host names other than `localhost` and the one given to `--host`:
-/// a site that points its own name at 127.0.0.1 (DNS rebinding) would
-/// otherwise get answers.
-fn check_host(headers: &HeaderMap, own: &str) -> Result<(), String> {
-    let Some(host) = headers.get(header::HOST) else {
-        return Ok(());
+/// Refuses host names other than `localhost`, an IP address and the one
+/// given to `--host`: a site that points its own name at 127.0.0.1 (DNS
+/// rebinding) would otherwise get answers. The host is the request's
+/// target when it is in absolute form (`GET http://name/ HTTP/1.1`, which
+/// then names it, RFC 9112 3.2.2), else the `Host` header, which HTTP/1.1
+/// requires (400 without it).
+fn check_host(headers: &HeaderMap, uri: &Uri, own: &str) -> Result<(), (StatusCode, String)> {
+    let host = match uri.authority() {
+        Some(authority) => authority.as_str(),
+        None => match headers.get(header::HOST) {
+            Some(host) => host.to_str().unwrap_or(""),
+            None => {
+                return Err((
+                    StatusCode::BAD_REQUEST,
+                    "a request must name its host (the Host header)".to_string(),
+                ))
+            }
+        },
     };
-    let host = host.to_str().unwrap_or("");
     let name = if let Some(rest) = host.strip_prefix('[') {
         rest.split(']').next().unwrap_or("")
     } else {
@@ -296,8 +308,12 @@ fn check_host(headers: &HeaderMap, own: &str) -> Result<(), String> {
     {
         Ok(())
     } else {
-        Err(format!(
-            "unknown host {name:?}: use the address the server printed"
+        Err((
+            StatusCode::FORBIDDEN,
+            format!(
+                "unknown host {:?}: use the address the server printed",
+                truncated(name)
+            ),
         ))
     }
 }
@@ -338,6 +354,14 @@ fn check_origin(method: &Method, headers: &HeaderMap) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether a `Content-Type` value is JSON's media type: exactly
+/// `application/json` (any case), with or without parameters such as
+/// `; charset=utf-8`, and nothing like `application/jsonx`.
+fn is_json_media_type(value: &str) -> bool {
+    let essence = value.split(';').next().unwrap_or("").trim();
+    essence.eq_ignore_ascii_case("application/json")
 }
 
 /// At most 100 characters of a header we echo in an error.
@@ -422,7 +446,7 @@ async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, Response> {
     let json = headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.to_ascii_lowercase().starts_with("application/json"));
+        .is_some_and(is_json_media_type);
     if !json {
         return Err(error(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,

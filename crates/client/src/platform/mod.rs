@@ -5,7 +5,9 @@
 //! and every helper it starts can be killed as one), `has_exited` (without
 //! reaping), `describe_exit`, and `Stoppable` / `stop_switch` (readers of an
 //! engine's pipes that stop when the engine is killed, whoever still holds
-//! the pipes open).
+//! the pipes open). `Group::reaped` tells it the engine's id is free again;
+//! `kill_all` kills every engine still running (the user's last word before
+//! it exits at once: a second Ctrl-C, a panic).
 
 #[cfg(unix)]
 mod unix;

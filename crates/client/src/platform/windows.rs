@@ -37,7 +37,7 @@ impl Group {
     /// nothing it starts can escape the job, not even in its first
     /// instructions. A new console process group keeps Ctrl-C in the
     /// arena's console from reaching the engine.
-    pub(crate) fn spawn(command: &mut Command) -> std::io::Result<(Child, Group)> {
+    pub(crate) fn spawn(mut command: Command) -> std::io::Result<(Child, Group)> {
         let job = new_job()?;
         let mut child = command
             .creation_flags(CREATE_SUSPENDED | CREATE_NEW_PROCESS_GROUP)
@@ -59,7 +59,14 @@ impl Group {
             TerminateJobObject(self.job.as_raw_handle(), KILLED_EXIT_CODE);
         }
     }
+
+    /// Nothing to forget: the job handle, not the process id, names the group.
+    pub(crate) fn reaped(&mut self) {}
 }
+
+/// Nothing to do: every engine's job is killed when its last handle
+/// closes, and the process's handles close however it ends.
+pub(crate) fn kill_all() {}
 
 /// A job whose processes all die when its last handle closes.
 fn new_job() -> std::io::Result<OwnedHandle> {

@@ -189,8 +189,18 @@ const GO_KEYWORDS: [&str; 16] = [
 ];
 
 /// The `go` parameters that may be negative (a GUI's clock that ran out):
-/// read as zero. Any other negative value is a bad value.
+/// read as zero without a warning.
 const CLOCKS: [&str; 4] = ["p1time", "wtime", "p2time", "btime"];
+
+/// What a `go` limit whose value is not a number is read as: its least
+/// value (depth 1, one node, no time), so that the search still ends on
+/// its own instead of running without the limit the GUI meant to give.
+fn least_value(key: &str) -> i64 {
+    match key {
+        "depth" | "nodes" => 1,
+        _ => 0,
+    }
+}
 
 fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
     if rest.first() == Some(&"perft") {
@@ -221,54 +231,72 @@ fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
         }
         let takes_value = !matches!(key, "infinite" | "ponder");
         let value = rest.get(i + 1).copied();
-        let number = |warnings: &mut Vec<String>| -> Option<u64> {
+        // A limit whose value is not a number is read as its least value,
+        // said in a warning: a `go` given any limit ends on its own.
+        let number = |warnings: &mut Vec<String>| -> i64 {
             match value.map(str::parse::<i64>) {
-                // Clocks can go negative in some GUIs: treat as zero left.
-                Some(Ok(v)) if v >= 0 || CLOCKS.contains(&key) => Some(v.max(0) as u64),
-                Some(Ok(_)) => {
-                    warnings.push(format!(
-                        "go: '{key}' needs a number of 0 or more, got {}; ignored",
-                        quote(value.unwrap_or(""))
-                    ));
-                    None
-                }
+                Some(Ok(v)) => v,
                 _ => {
+                    let least = least_value(key);
                     warnings.push(format!(
-                        "go: '{key}' needs a number, got {}; ignored",
+                        "go: '{key}' needs a number, got {}; read as {least}",
                         quote(value.unwrap_or(""))
                     ));
-                    None
+                    least
                 }
             }
         };
+        // A negative time or increment is read as 0 (clocks can go negative
+        // in some GUIs: no time left, said for the others).
+        let non_negative = |warnings: &mut Vec<String>| -> u64 {
+            let v = number(warnings);
+            if v < 0 && !CLOCKS.contains(&key) {
+                warnings.push(format!(
+                    "go: '{key}' needs a number of 0 or more, got '{v}'; read as 0"
+                ));
+            }
+            v.max(0).unsigned_abs()
+        };
         match key {
-            "p1time" | "wtime" => p.time[0] = number(&mut warnings),
-            "p2time" | "btime" => p.time[1] = number(&mut warnings),
-            "p1inc" | "winc" => p.inc[0] = number(&mut warnings),
-            "p2inc" | "binc" => p.inc[1] = number(&mut warnings),
-            "movestogo" => p.moves_to_go = number(&mut warnings).filter(|&n| n > 0),
-            "movetime" => p.move_time = number(&mut warnings),
-            "depth" => {
-                p.depth = number(&mut warnings).map(|d| {
-                    let max = stackfish_search::MAX_DEPTH as u64;
-                    let searched = d.clamp(1, max);
-                    if searched != d {
-                        let bound = if d < 1 { "least" } else { "most" };
+            "p1time" | "wtime" => p.time[0] = Some(non_negative(&mut warnings)),
+            "p2time" | "btime" => p.time[1] = Some(non_negative(&mut warnings)),
+            "p1inc" | "winc" => p.inc[0] = Some(non_negative(&mut warnings)),
+            "p2inc" | "binc" => p.inc[1] = Some(non_negative(&mut warnings)),
+            // Not a limit on its own: a bad value is dropped.
+            "movestogo" => {
+                p.moves_to_go = match value.map(str::parse::<i64>) {
+                    Some(Ok(n)) if n > 0 => Some(n.unsigned_abs()),
+                    Some(Ok(0)) => None,
+                    _ => {
                         warnings.push(format!(
-                            "go: depth {d} searches depth {searched} (the {bound} there is)"
+                            "go: 'movestogo' needs a number of 1 or more, got {}; ignored",
+                            quote(value.unwrap_or(""))
                         ));
+                        None
                     }
-                    searched as i32
-                })
+                }
+            }
+            "movetime" => p.move_time = Some(non_negative(&mut warnings)),
+            "depth" => {
+                let d = number(&mut warnings);
+                let max = i64::from(stackfish_search::MAX_DEPTH);
+                let searched = d.clamp(1, max);
+                if searched != d {
+                    let bound = if d < 1 { "least" } else { "most" };
+                    warnings.push(format!(
+                        "go: depth {d} searches depth {searched} (the {bound} there is)"
+                    ));
+                }
+                p.depth = i32::try_from(searched).ok();
             }
             "nodes" => {
-                p.nodes = number(&mut warnings).map(|n| {
-                    if n == 0 {
-                        warnings
-                            .push("go: nodes 0 searches 1 node (the least there is)".to_string());
-                    }
-                    n.max(1)
-                })
+                let n = number(&mut warnings);
+                if n < 1 {
+                    warnings.push(format!(
+                        "go: nodes {n} searches 1 node (the least there is)"
+                    ));
+                }
+                p.nodes = Some(n.max(1).unsigned_abs());
             }
             "infinite" => p.infinite = true,
             "ponder" => {
@@ -280,7 +308,10 @@ fn parse_go(rest: &[&str]) -> Result<(Command, Vec<String>), ParseError> {
                 continue;
             }
         }
-        i += if takes_value { 2 } else { 1 };
+        // A value that is the next parameter's name is missing: that
+        // parameter is read next.
+        let has_value = value.is_some_and(|v| !GO_KEYWORDS.contains(&v));
+        i += if takes_value && has_value { 2 } else { 1 };
     }
     Ok((Command::Go(p), warnings))
 }
@@ -319,13 +350,49 @@ mod tests {
     }
 
     #[test]
-    fn go_skips_bad_and_unknown_tokens_and_says_so() {
+    fn go_reads_a_bad_limit_as_its_least_skips_unknown_tokens_and_says_so() {
         let (Command::Go(p), w) = parse("go depth x nodes 500 frobnicate movetime -5").unwrap()
         else {
             panic!()
         };
-        assert_eq!((p.depth, p.nodes, p.move_time), (None, Some(500), None));
-        assert_eq!(w.len(), 3, "{w:?}");
+        assert_eq!(
+            (p.depth, p.nodes, p.move_time),
+            (Some(1), Some(500), Some(0))
+        );
+        assert_eq!(
+            w,
+            [
+                "go: 'depth' needs a number, got 'x'; read as 1",
+                "go: unknown parameter 'frobnicate' ignored",
+                "go: 'movetime' needs a number of 0 or more, got '-5'; read as 0",
+            ]
+        );
+        // Every limit given, however bad its value, still limits the search.
+        for (line, depth, nodes) in [
+            ("go depth -3", Some(1), None),
+            ("go nodes -100", None, Some(1)),
+            ("go depth", Some(1), None),
+            ("go nodes 1.5", None, Some(1)),
+            ("go depth 99999999999999999999", Some(1), None),
+        ] {
+            let (Command::Go(p), w) = parse(line).unwrap() else {
+                panic!()
+            };
+            assert_eq!((p.depth, p.nodes), (depth, nodes), "{line}");
+            assert_eq!(w.len(), 1, "{line}: {w:?}");
+        }
+        // A missing value: the next parameter is read as itself.
+        let (Command::Go(p), w) = parse("go depth nodes 500").unwrap() else {
+            panic!()
+        };
+        assert_eq!((p.depth, p.nodes), (Some(1), Some(500)));
+        assert_eq!(w, ["go: 'depth' needs a number, got 'nodes'; read as 1"]);
+        // movestogo is no limit on its own: a bad one is dropped.
+        let (Command::Go(p), w) = parse("go wtime 900 movestogo -2").unwrap() else {
+            panic!()
+        };
+        assert_eq!((p.time[0], p.moves_to_go), (Some(900), None));
+        assert_eq!(w.len(), 1, "{w:?}");
     }
 
     #[test]
@@ -346,6 +413,17 @@ mod tests {
         };
         assert_eq!(p.depth, Some(100));
         assert_eq!(w, ["go: depth 500 searches depth 100 (the most there is)"]);
+        let (Command::Go(p), w) = parse("go depth -3 nodes -100").unwrap() else {
+            panic!()
+        };
+        assert_eq!((p.depth, p.nodes), (Some(1), Some(1)));
+        assert_eq!(
+            w,
+            [
+                "go: depth -3 searches depth 1 (the least there is)",
+                "go: nodes -100 searches 1 node (the least there is)"
+            ]
+        );
         // Clocks may go negative in some GUIs: no time left, no warning.
         let (Command::Go(p), w) = parse("go wtime -20 btime 100").unwrap() else {
             panic!()
@@ -422,9 +500,9 @@ mod tests {
         assert_eq!(
             w,
             [
-                format!("go: 'nodes' needs a number, got '{cut}'; ignored"),
-                "go: 'movetime' needs a number, got '-\\u{1b}5'; ignored".to_string(),
-                "go: 'wtime' needs a number, got '1\\u{7}'; ignored".to_string(),
+                format!("go: 'nodes' needs a number, got '{cut}'; read as 1"),
+                "go: 'movetime' needs a number, got '-\\u{1b}5'; read as 0".to_string(),
+                "go: 'wtime' needs a number, got '1\\u{7}'; read as 0".to_string(),
             ]
         );
     }

@@ -9,6 +9,12 @@
 //! and what `run_with` is on wasm32): the host hands it one line at a time
 //! and a search runs on the calling thread; `go infinite` keeps its
 //! `bestmove` until `stop`. A Web Worker can feed it from `onmessage`.
+//!
+//! In both, the loop itself writes a job's last line (`bestmove`, a perft's
+//! or bench's total) once it has the engine back, never the thread that ran
+//! the job: a GUI that answers `bestmove` with `go` and `stop` at once must
+//! find the `go` started and its `stop` aimed at it, not queued behind a
+//! search that has already ended.
 
 pub mod command;
 
@@ -101,8 +107,6 @@ pub fn run_inline(host: Host, mut input: impl BufRead, output: impl Write + Send
 /// The protocol on the calling thread, fed one line at a time.
 pub struct Protocol {
     state: State,
-    /// The answer of a `go infinite` that has ended, held until `stop`.
-    held: Option<BestMove>,
 }
 
 impl Protocol {
@@ -115,7 +119,6 @@ impl Protocol {
     pub fn with_engine(engine: Engine, output: impl Write + Send + 'static) -> Protocol {
         Protocol {
             state: State::with_engine(engine, Out::new(output)),
-            held: None,
         }
     }
 
@@ -124,11 +127,9 @@ impl Protocol {
         if self.state.quitting {
             return false;
         }
-        if self.held.is_some() {
+        if self.state.busy() {
             self.state.during_search(line.to_string());
-            if self.state.stopped.load(Relaxed) {
-                self.release();
-            }
+            self.release();
         } else {
             self.handle(line);
         }
@@ -138,6 +139,7 @@ impl Protocol {
     /// The end of input: as `quit`.
     pub fn end(&mut self) {
         self.state.quitting = true;
+        self.state.stop_search();
         self.release();
     }
 
@@ -154,37 +156,30 @@ impl Protocol {
         let Some(job) = self.state.handle(line) else {
             return;
         };
-        let Some(engine) = self.state.engine.as_mut() else {
+        let Some(mut engine) = self.state.engine.take() else {
             return;
         };
         let out = self.state.out.clone();
-        let params = match job {
-            Job::Go(params) => params,
-            other => return other.run(&out, engine, &self.state.stopped),
+        let done = match job {
+            Job::Go(params) => {
+                self.state.arm_go(&engine, &params);
+                Done::Search(search(&out, &mut engine, &params), params.infinite)
+            }
+            other => Done::Lines(other.run(&out, &engine, &self.state.stopped)),
         };
-        start_go(&out, engine, &params);
-        self.state.stop = engine.shared().clone();
-        self.state.stopped.store(self.state.quitting, Relaxed);
-        if self.state.quitting {
-            self.state.stop.stop.store(true, Relaxed);
-        }
-        let best = engine.go(&params, &mut |info| out.line(&info_line(info)));
-        table_problems(&out, engine);
-        if params.infinite && !self.state.stopped.load(Relaxed) {
-            self.held = Some(best);
-        } else {
-            answer(&out, best);
-        }
+        self.state.engine = Some(engine);
+        self.state.finish(done);
     }
 
-    /// Sends a held answer and runs the commands queued behind it.
+    /// Sends a held answer once `stop` has come, and runs the commands
+    /// queued behind it.
     fn release(&mut self) {
-        if let Some(best) = self.held.take() {
-            answer(&self.state.out, best);
+        if !self.state.release_held() {
+            return;
         }
         // Queued commands run in order, also after `quit` (a `go` among
         // them is stopped at once, as the search before it was).
-        while self.held.is_none() {
+        while self.state.held.is_none() {
             let Some(line) = self.state.queue.pop_front() else {
                 break;
             };
@@ -205,6 +200,17 @@ struct State {
     stopped: Arc<AtomicBool>,
     queue: VecDeque<String>,
     quitting: bool,
+    /// The answer of a `go infinite` that has ended, held until `stop`.
+    held: Option<BestMove>,
+}
+
+/// How a job ended, for the loop to answer once it has the engine back.
+enum Done {
+    /// A search's answer, and whether it was `go infinite` (whose answer
+    /// waits for `stop`, as UCI requires, even when a limit ended it).
+    Search(BestMove, bool),
+    /// The last lines of `go perft` or `bench`.
+    Lines(Vec<String>),
 }
 
 /// What a command hands back to run on the search thread: a search, or
@@ -220,18 +226,18 @@ enum Job {
 
 impl Job {
     /// Runs `go perft` or `bench` (not `go`, which needs the loop) until its
-    /// end or `stopped`.
-    fn run(self, out: &Out, engine: &Engine, stopped: &AtomicBool) {
+    /// end or `stopped`; its last lines, for the loop to write.
+    fn run(self, out: &Out, engine: &Engine, stopped: &AtomicBool) -> Vec<String> {
         match self {
-            Job::Go(_) => {}
+            Job::Go(_) => Vec::new(),
             Job::Perft(depth) => match engine.session().game().perft_until(depth, true, stopped) {
-                Some(report) => report.lines().for_each(|l| out.line(l)),
-                None => out.line("info string perft stopped; no total"),
+                Some(report) => report.lines().map(str::to_string).collect(),
+                None => vec!["info string perft stopped; no total".to_string()],
             },
             Job::Bench(depth, shared) => {
                 match crate::bench_until(depth, &shared, stopped, &mut |l| out.line(l)) {
-                    Some(result) => out.line(&result.summary()),
-                    None => out.line("info string bench stopped; no total"),
+                    Some(result) => vec![result.summary()],
+                    None => vec!["info string bench stopped; no total".to_string()],
                 }
             }
         }
@@ -247,7 +253,46 @@ impl State {
             engine: Some(engine),
             queue: VecDeque::new(),
             quitting: false,
+            held: None,
         }
+    }
+
+    /// Whether a job holds the engine or a `go infinite` holds its answer:
+    /// lines other than `isready`, `stop` and `quit` then wait.
+    fn busy(&self) -> bool {
+        self.engine.is_none() || self.held.is_some()
+    }
+
+    /// Before a search: its flags armed (after `quit`, a queued search is
+    /// stopped at once).
+    fn arm_go(&mut self, engine: &Engine, params: &GoParams) {
+        start_go(&self.out, engine, params);
+        self.stop = engine.shared().clone();
+        self.stopped.store(self.quitting, Relaxed);
+        if self.quitting {
+            self.stop.stop.store(true, Relaxed);
+        }
+    }
+
+    /// A job has ended and the engine is back: its last lines now, or, for
+    /// `go infinite` not yet stopped, its answer held until `stop`.
+    fn finish(&mut self, done: Done) {
+        match done {
+            Done::Search(best, true) if !self.stopped.load(Relaxed) => self.held = Some(best),
+            Done::Search(best, _) => answer(&self.out, best),
+            Done::Lines(lines) => lines.iter().for_each(|l| self.out.line(l)),
+        }
+    }
+
+    /// Writes the held answer if `stop` (or `quit`) has come; whether
+    /// nothing is held any more.
+    fn release_held(&mut self) -> bool {
+        if self.held.is_some() && self.stopped.load(Relaxed) {
+            if let Some(best) = self.held.take() {
+                answer(&self.out, best);
+            }
+        }
+        self.held.is_none()
     }
 
     fn info_string(&self, text: &str) {
@@ -351,6 +396,14 @@ impl State {
         }
         None
     }
+}
+
+/// A search, its `info` lines written as they come and the table
+/// problems after it; its answer for the loop to write.
+fn search(out: &Out, engine: &mut Engine, params: &GoParams) -> BestMove {
+    let best = engine.go(params, &mut |info| out.line(&info_line(info)));
+    table_problems(out, engine);
+    best
 }
 
 /// Before a search: what is wrong with `searchmoves`, and the flags armed.
@@ -458,14 +511,9 @@ pub fn info_line(info: &Info) -> String {
 #[cfg(not(all(target_family = "wasm", target_os = "unknown")))]
 mod threaded {
     use std::io::{BufRead, Write};
-    use std::sync::atomic::Ordering::Relaxed;
     use std::sync::mpsc::{channel, Sender};
-    use std::time::Duration;
 
-    use super::{
-        answer, info_line, line_too_long, read_input, start_go, table_problems, Host, Input, Job,
-        Out, State,
-    };
+    use super::{line_too_long, read_input, search, Done, Host, Input, Job, Out, State};
     use crate::Engine;
 
     enum Event {
@@ -473,7 +521,9 @@ mod threaded {
         /// A line too long, dropped: answered at once, also mid-search.
         TooLong,
         Eof,
-        SearchDone(Box<Engine>),
+        /// A job has ended: the engine back, and its answer for the loop
+        /// to write.
+        JobDone(Box<Engine>, Done),
     }
 
     pub(super) fn run(
@@ -502,28 +552,30 @@ mod threaded {
         let mut stoppable = true;
         while let Ok(event) = rx.recv() {
             match event {
-                Event::Line(line) if s.engine.is_none() => s.during_search(line),
+                Event::Line(line) if s.busy() => s.during_search(line),
                 Event::Line(line) => stoppable = handle(&mut s, &line, &tx),
                 Event::TooLong => s.info_string(&line_too_long()),
                 // The end of input is `quit`, also during a search.
-                Event::Eof if s.engine.is_none() => {
+                Event::Eof => {
                     s.quitting = true;
                     s.stop_search();
                 }
-                Event::Eof => s.quitting = true,
-                Event::SearchDone(engine) => {
+                Event::JobDone(engine, done) => {
                     s.engine = Some(*engine);
-                    // The commands queued behind the job, in order, also
-                    // after `quit` (a `go` among them stops at once).
-                    while s.engine.is_some() {
-                        let Some(line) = s.queue.pop_front() else {
-                            break;
-                        };
-                        stoppable = handle(&mut s, &line, &tx);
-                    }
+                    s.finish(done);
                 }
             }
-            if s.quitting && (s.engine.is_some() || !stoppable) {
+            // The commands queued behind the job, in order, once its answer
+            // is out, also after `quit` (a `go` among them stops at once).
+            if s.engine.is_some() && s.release_held() {
+                while !s.busy() {
+                    let Some(line) = s.queue.pop_front() else {
+                        break;
+                    };
+                    stoppable = handle(&mut s, &line, &tx);
+                }
+            }
+            if s.quitting && (!s.busy() || !stoppable) {
                 break;
             }
         }
@@ -532,47 +584,30 @@ mod threaded {
     /// Carries out `line`; whether what it left running (if anything) can
     /// be stopped.
     fn handle(s: &mut State, line: &str, events: &Sender<Event>) -> bool {
-        match s.handle(line) {
-            Some(Job::Go(params)) => go(s, params, events),
-            Some(job) => {
-                let Some(engine) = s.engine.take() else {
-                    return true;
-                };
-                let (out, events, stopped) = (s.out.clone(), events.clone(), s.stopped.clone());
-                std::thread::spawn(move || {
-                    job.run(&out, &engine, &stopped);
-                    let _ = events.send(Event::SearchDone(Box::new(engine)));
-                });
-                return false;
-            }
-            None => {}
-        }
-        true
-    }
-
-    fn go(s: &mut State, params: crate::GoParams, events: &Sender<Event>) {
-        let Some(mut engine) = s.engine.take() else {
-            return;
+        let Some(job) = s.handle(line) else {
+            return true;
         };
-        start_go(&s.out, &engine, &params);
-        s.stop = engine.shared().clone();
-        // After `quit` a queued search is stopped at once.
-        s.stopped.store(s.quitting, Relaxed);
-        if s.quitting {
-            s.stop.stop.store(true, Relaxed);
-        }
-        let (out, stopped, events) = (s.out.clone(), s.stopped.clone(), events.clone());
-        std::thread::spawn(move || {
-            let best = engine.go(&params, &mut |info| out.line(&info_line(info)));
-            table_problems(&out, &engine);
-            // In infinite mode the answer waits for `stop` (or `quit`), as
-            // UCI requires, even when a limit ended the search.
-            while params.infinite && !stopped.load(Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
+        let Some(mut engine) = s.engine.take() else {
+            return true;
+        };
+        let (out, events, stopped) = (s.out.clone(), events.clone(), s.stopped.clone());
+        match job {
+            Job::Go(params) => {
+                s.arm_go(&engine, &params);
+                std::thread::spawn(move || {
+                    let done = Done::Search(search(&out, &mut engine, &params), params.infinite);
+                    let _ = events.send(Event::JobDone(Box::new(engine), done));
+                });
+                true
             }
-            answer(&out, best);
-            let _ = events.send(Event::SearchDone(Box::new(engine)));
-        });
+            job => {
+                std::thread::spawn(move || {
+                    let done = Done::Lines(job.run(&out, &engine, &stopped));
+                    let _ = events.send(Event::JobDone(Box::new(engine), done));
+                });
+                false
+            }
+        }
     }
 }
 

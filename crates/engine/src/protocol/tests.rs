@@ -142,3 +142,117 @@ fn info_lines_give_proved_wins_and_losses_as_mates_in_moves() {
         assert_eq!(InfoLine::parse(&line).score, Some(expected), "{line}");
     }
 }
+
+/// Input lines handed out one at a time from a channel, counting how many
+/// the loop's reader has taken.
+struct Feed {
+    lines: std::sync::mpsc::Receiver<String>,
+    taken: Arc<std::sync::atomic::AtomicUsize>,
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl std::io::Read for Feed {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        use std::io::BufRead;
+        let n = {
+            let data = self.fill_buf()?;
+            let n = data.len().min(out.len());
+            out[..n].copy_from_slice(&data[..n]);
+            n
+        };
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl std::io::BufRead for Feed {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        if self.pos == self.buf.len() {
+            match self.lines.recv() {
+                Ok(line) => {
+                    self.buf = format!("{line}\n").into_bytes();
+                    self.pos = 0;
+                    self.taken.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                }
+                Err(_) => return Ok(&[]),
+            }
+        }
+        Ok(&self.buf[self.pos..])
+    }
+    fn consume(&mut self, n: usize) {
+        self.pos += n;
+    }
+}
+
+/// An output that, on the first `bestmove`, sends `go` and `stop` and
+/// returns only once the loop's reader has taken both and had time to pass
+/// them on: a GUI as fast as a GUI can be, whatever thread wrote the line.
+struct Gui {
+    seen: Lines,
+    send: std::sync::mpsc::Sender<String>,
+    taken: Arc<std::sync::atomic::AtomicUsize>,
+    answered: bool,
+}
+
+impl Write for Gui {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.seen.write(data)?;
+        if !self.answered && String::from_utf8_lossy(data).starts_with("bestmove") {
+            self.answered = true;
+            let before = self.taken.load(std::sync::atomic::Ordering::SeqCst);
+            let _ = self.send.send("go".into());
+            let _ = self.send.send("stop".into());
+            while self.taken.load(std::sync::atomic::Ordering::SeqCst) < before + 2 {
+                std::thread::yield_now();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `go` and `stop` sent the moment `bestmove` is out reach the search they
+/// were sent for: the loop writes `bestmove` once it has the engine back,
+/// so the `go` is not queued behind the search that has ended (where the
+/// `stop` would set that search's flags and the queued `go` run on without
+/// a limit).
+#[test]
+fn a_stop_right_after_bestmove_stops_the_search_the_go_before_it_started() {
+    let (send, lines) = std::sync::mpsc::channel();
+    let taken = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = Lines::default();
+    let gui = Gui {
+        seen: seen.clone(),
+        send: send.clone(),
+        taken: taken.clone(),
+        answered: false,
+    };
+    let feed = Feed {
+        lines,
+        taken,
+        buf: Vec::new(),
+        pos: 0,
+    };
+    send.send("go depth 1".into()).unwrap();
+    let engine = std::thread::spawn(move || super::run_with(Host::default(), feed, gui));
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut answers = Vec::new();
+    while answers.len() < 2 {
+        assert!(
+            std::time::Instant::now() < until,
+            "the search after `go` + `stop` did not stop: {answers:?}"
+        );
+        answers.extend(
+            seen.take()
+                .into_iter()
+                .filter(|l| l.starts_with("bestmove")),
+        );
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    send.send("quit".into()).unwrap();
+    engine.join().unwrap();
+}

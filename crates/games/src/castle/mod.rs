@@ -61,22 +61,27 @@ impl Move {
         Move(NonZeroU16::new(bits).unwrap_or(NonZeroU16::MIN))
     }
 
+    #[inline]
     pub fn bits(self) -> u16 {
         self.0.get()
     }
 
+    #[inline]
     pub fn from(self) -> usize {
         (self.bits() & 511) as usize
     }
 
+    #[inline]
     pub fn dir(self) -> usize {
         ((self.bits() >> 9) & 3) as usize
     }
 
+    #[inline]
     pub fn dist(self) -> usize {
         (self.bits() >> 11) as usize
     }
 
+    #[inline]
     pub fn to(self) -> usize {
         let to = self.from() as i32 + DELTA[self.dir()] * self.dist() as i32;
         // Only in-board moves are ever built; clamp so nothing can index past.
@@ -567,6 +572,7 @@ impl Game for Castle {
     type Eval = ();
 
     /// Captures and moves onto the enemy key.
+    #[inline(always)]
     fn is_noisy(&self, mv: Move) -> bool {
         let them = self.side.opponent().index();
         let to = mv.to();

@@ -589,6 +589,7 @@ impl Game for CoinStack {
 
     /// A move or drop that makes the destination higher than five trims it,
     /// which captures or refills the reserve.
+    #[inline(always)]
     fn is_noisy(&self, mv: Move) -> bool {
         self.stack(mv.to()).height() + mv.count() > MAX_HEIGHT as u32
     }

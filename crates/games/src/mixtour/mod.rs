@@ -753,6 +753,7 @@ impl<B: Board> Game for Position<B> {
         eval::evaluate_with(self, state)
     }
 
+    #[inline(always)]
     fn is_noisy(&self, mv: Move<B>) -> bool {
         match mv.kind() {
             MoveKind::Stack { count, to, .. } => self.height(to) + count as u32 >= 5,

@@ -101,6 +101,7 @@ static NETWORKS: crate::nnue::Networks<MixtourNet> = crate::nnue::Networks::new(
 
 /// The networks the evaluation uses, the first that covers a game's goal
 /// evaluating it: the one `install`ed, then the built-in ones.
+#[inline]
 pub fn networks() -> &'static [Network] {
     NETWORKS.get()
 }

@@ -13,6 +13,7 @@ pub mod solve;
 mod tests;
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 use super::{FenError, Game, GameResult, MoveError, Outcome, Proof, Side};
 
@@ -475,6 +476,7 @@ impl Game for Silo {
 
     /// Silo has no captures; the only move that changes the result at once is
     /// the one that completes the mover's run.
+    #[inline(always)]
     fn is_noisy(&self, mv: Move) -> bool {
         let mut child = *self;
         child.play(mv);
@@ -488,12 +490,12 @@ impl Game for Silo {
     /// Solves the positions reachable from here by retrograde analysis when
     /// they are few enough: then the engine plays the fastest win or the
     /// slowest loss instead of searching.
-    fn prove(&self, max_positions: usize) -> Proof<Move> {
+    fn prove(&self, max_positions: usize, stop: &AtomicBool) -> Proof<Move> {
         let limits = solve::SolveLimits {
             method: solve::Method::Reachable,
             max_positions,
         };
-        match solve::solve(self, &limits) {
+        match solve::solve_until(self, &limits, stop) {
             Ok(solution) => Proof {
                 best: solve::best_move(self, &solution.table)
                     .map(|(mv, value)| (mv, value.signed_plies())),
@@ -504,10 +506,13 @@ impl Game for Silo {
                 best: None,
                 positions: limit as u64,
             },
-            // Refused before exploring anything.
-            Err(solve::SolveError::TooWide { .. } | solve::SolveError::NotFullSpace { .. }) => {
-                Proof::default()
-            }
+            // Refused before exploring anything, or stopped: the search
+            // after it stops at once too.
+            Err(
+                solve::SolveError::TooWide { .. }
+                | solve::SolveError::NotFullSpace { .. }
+                | solve::SolveError::Stopped,
+            ) => Proof::default(),
         }
     }
 }

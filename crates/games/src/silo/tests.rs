@@ -960,7 +960,7 @@ fn proof_search_agrees_with_the_tables() {
 /// Timing of the methods side by side (wall clock, so not an assertion):
 /// `cargo test --release --lib measure_solvers -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "a measurement printed for people (wall clock), not an assertion"]
 fn measure_solvers() {
     for fen in [
         "11/22/11/22 1",
@@ -1012,7 +1012,7 @@ fn evaluation_counts_runs_and_stacks() {
 /// How far a forward proof gets on the 1 x 8 start in about two minutes:
 /// `cargo test --release --lib measure_silo8 -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "a measurement of about two minutes, printed for people"]
 fn measure_silo8() {
     let p = Silo::start(&SiloVariant::EIGHT);
     let clock = std::time::Instant::now();

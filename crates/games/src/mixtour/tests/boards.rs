@@ -447,7 +447,7 @@ fn perft_of_the_shipped_boards() {
 /// takes half an hour on two cores):
 /// `SLOW_BOARD=<part of a name> cargo test --release -- --ignored slow_counts --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "the slow generator over every shipped board takes half an hour on two cores"]
 fn slow_counts_of_the_shipped_boards() {
     let only = std::env::var("SLOW_BOARD").unwrap_or_default();
     for (name, fen) in SHIPPED.iter().filter(|(name, _)| name.contains(&only)) {

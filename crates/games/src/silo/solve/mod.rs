@@ -38,6 +38,7 @@ mod table;
 mod value;
 
 use std::fmt;
+use std::sync::atomic::AtomicBool;
 
 use super::Silo;
 
@@ -112,16 +113,30 @@ pub enum SolveError {
     /// The full-space method does not apply: `reason`.
     #[error("the full-space method does not apply: {reason}")]
     NotFullSpace { reason: String },
+    /// The caller's stop flag was set (`solve_until`).
+    #[error("stopped")]
+    Stopped,
 }
 
 /// Solves `root` by the method `limits.method` asks for.
 pub fn solve(root: &Silo, limits: &SolveLimits) -> Result<Solution, SolveError> {
+    solve_until(root, limits, &AtomicBool::new(false))
+}
+
+/// `solve`, giving up with `SolveError::Stopped` soon after `stop` is set
+/// (the reachable method looks at it; the full-space method, for whole
+/// rows solved offline, runs to its end).
+pub fn solve_until(
+    root: &Silo,
+    limits: &SolveLimits,
+    stop: &AtomicBool,
+) -> Result<Solution, SolveError> {
     match limits.method {
-        Method::Reachable => solve_reachable(root, limits),
+        Method::Reachable => solve_reachable(root, limits, stop),
         Method::FullSpace => solve_full(root),
         Method::Auto => match FullSpace::new(root) {
             Ok(_) => solve_full(root),
-            Err(_) => solve_reachable(root, limits),
+            Err(_) => solve_reachable(root, limits, stop),
         },
     }
 }

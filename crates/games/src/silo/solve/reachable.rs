@@ -2,6 +2,7 @@
 //! by their exact keys, store the game graph, and sweep it backwards.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use fxhash::FxBuildHasher;
 
@@ -56,9 +57,18 @@ fn from_key(k: u64, squares: usize, counts: [u8; 2]) -> Silo {
     pos
 }
 
+/// Positions numbered between two looks at the stop flag: a look costs
+/// an atomic load, a position a hash-map insert per child.
+const STOP_CHECK_EVERY: usize = 4096;
+
 /// Solves `root` by the reachable-set method: every position reachable from
 /// it gets its value. Works for any checker counts whose key fits 64 bits.
-pub fn solve_reachable(root: &Silo, limits: &SolveLimits) -> Result<Solution, SolveError> {
+/// Gives up with `SolveError::Stopped` soon after `stop` is set.
+pub fn solve_reachable(
+    root: &Silo,
+    limits: &SolveLimits,
+    stop: &AtomicBool,
+) -> Result<Solution, SolveError> {
     let bits = key_bits(root);
     if bits > 64 {
         return Err(SolveError::TooWide { bits });
@@ -75,6 +85,9 @@ pub fn solve_reachable(root: &Silo, limits: &SolveLimits) -> Result<Solution, So
     let mut moves = Vec::with_capacity(MAX_SQUARES);
     let mut i = 0;
     while i < keys.len() {
+        if i % STOP_CHECK_EVERY == 0 && stop.load(Relaxed) {
+            return Err(SolveError::Stopped);
+        }
         let pos = from_key(keys[i], squares, counts);
         if terminal_value(&pos).is_none() {
             moves.clear();
@@ -144,6 +157,9 @@ pub fn solve_reachable(root: &Silo, limits: &SolveLimits) -> Result<Solution, So
     }
     frontier.sort_unstable(); // fixed order, whatever the hasher does
     while !frontier.is_empty() {
+        if stop.load(Relaxed) {
+            return Err(SolveError::Stopped);
+        }
         let mut next = Vec::new();
         for &c in &frontier {
             let v = value[c as usize].expect("frontier positions are solved");
