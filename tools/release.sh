@@ -292,7 +292,9 @@ if want python; then
 fi
 if want npm || want site; then
     log "WebAssembly: the npm package and the site"
-    mapfile -t built < <(bash tools/build-site.sh --profile "$profile")
+    # Through a variable, so that a failed build stops the release here.
+    built=$(bash tools/build-site.sh --profile "$profile")
+    mapfile -t built <<<"$built"
     pkg=${built[0]}
     site=${built[1]}
     if want npm; then
@@ -308,7 +310,8 @@ if want stackandconquer; then
     log "StackAndConquer CPU scripts"
     # Their own names: a player drops them into the app's cpu folder as
     # they are (the version is in each file's header).
-    mapfile -t scripts < <(bash tools/build-sac-cpu.sh --profile "$profile")
+    scripts=$(bash tools/build-sac-cpu.sh --profile "$profile")
+    mapfile -t scripts <<<"$scripts"
     cp "${scripts[@]}" "$dir/"
 fi
 
