@@ -430,6 +430,24 @@ fn the_build_scripts_name_every_missing_tool_at_once() {
         ],
     );
 
+    let s = Scratch::new("sac-cpu");
+    let path = s.path_without(&["node", "npm"]);
+    let out = s.script(
+        "build-sac-cpu.sh",
+        &path,
+        &[("STUB_TARGETS", "x86_64-unknown-linux-gnu")],
+        &[],
+    );
+    assert_missing(
+        &s,
+        out,
+        &[
+            "build-sac-cpu: the Rust target wasm32-unknown-unknown is missing; install it with: rustup target add wasm32-unknown-unknown",
+            "build-sac-cpu: node is missing; install it with: apt-get install nodejs",
+            "build-sac-cpu: npm is missing; install it with: apt-get install npm",
+        ],
+    );
+
     let s = Scratch::new("wheels");
     let path = s.path_without(&["python3"]);
     let out = s.script(
@@ -458,6 +476,7 @@ fn the_build_scripts_print_their_usage() {
             "build-deb.sh",
             "tools/build-deb.sh --target aarch64-unknown-linux-gnu --profile release",
         ),
+        ("build-sac-cpu.sh", "tools/build-sac-cpu.sh [--profile P] [--level N]"),
         (
             "build-wheels.sh",
             "tools/build-wheels.sh [--out DIR] [--profile P] [--sdist] [--no-wheels] [x86_64] [aarch64]",
