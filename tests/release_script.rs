@@ -128,6 +128,21 @@ impl Scratch {
         bin.display().to_string()
     }
 
+    /// The checkout as the scripts see it: a link to it in the scratch
+    /// folder, whose path has no space even where the clone's has (a
+    /// release refuses such a path; see `a_path_with_a_space_is_refused`).
+    fn checkout(&self) -> PathBuf {
+        self.checkout_at("checkout")
+    }
+
+    fn checkout_at(&self, name: &str) -> PathBuf {
+        let link = self.dir.join(name);
+        if !link.exists() {
+            symlink(ROOT, &link).expect("link to the checkout");
+        }
+        link
+    }
+
     fn out(&self) -> PathBuf {
         self.dir.join("out").join("rel")
     }
@@ -168,9 +183,21 @@ impl Scratch {
     /// tools/SCRIPT run with `path` as its PATH, its builds in the scratch
     /// folder.
     fn script(&self, script: &str, path: &str, env: &[(&str, &str)], args: &[&str]) -> Output {
+        self.script_from(&self.checkout(), script, path, env, args)
+    }
+
+    /// tools/SCRIPT of the checkout seen at `checkout`.
+    fn script_from(
+        &self,
+        checkout: &Path,
+        script: &str,
+        path: &str,
+        env: &[(&str, &str)],
+        args: &[&str],
+    ) -> Output {
         let mut command = Command::new("/bin/bash");
         command
-            .arg(Path::new(ROOT).join("tools").join(script))
+            .arg(checkout.join("tools").join(script))
             .args(args)
             .env_clear()
             .env("PATH", path)
@@ -507,6 +534,29 @@ fn an_unknown_part_is_refused() {
         text(&out.stderr)
     );
     assert!(s.left().is_empty());
+}
+
+#[test]
+fn a_path_with_a_space_is_refused() {
+    // The path remapping travels in RUSTFLAGS, split at spaces, and mingw's
+    // dlltool fails in such a folder: the release says so before building.
+    let s = Scratch::new("space");
+    let path = s.path_without(&[]);
+    let checkout = s.checkout_at("my clone");
+    let out_dir = s.out().display().to_string();
+    let out = s.script_from(
+        &checkout,
+        "release.sh",
+        &path,
+        &[],
+        &["--out", &out_dir, "--only", "windows"],
+    );
+    let want = format!(
+        "release: a release is built in folders whose paths have no space, not '{}' \
+         (clone elsewhere, or set RELEASE_TARGET_DIR)",
+        checkout.display()
+    );
+    assert_missing(&s, out, &[&want]);
 }
 
 #[test]

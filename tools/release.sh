@@ -130,6 +130,13 @@ if want stackandconquer; then
     have node || missing node "apt-get install nodejs"
     have npm || missing npm "apt-get install npm"
 fi
+# The builds' RUSTFLAGS (the path remapping below) are split at spaces,
+# and mingw's dlltool cannot build in a folder whose path has one.
+for folder in "$root" "${RELEASE_TARGET_DIR:-}" "${CARGO_HOME:-$HOME/.cargo}"; do
+    case $folder in
+    *" "*) lacking+=("release: a release is built in folders whose paths have no space, not '$folder' (clone elsewhere, or set RELEASE_TARGET_DIR)") ;;
+    esac
+done
 if [ ${#lacking[@]} -gt 0 ]; then
     printf '%s\n' "${lacking[@]}" >&2
     exit 1
