@@ -422,18 +422,28 @@ impl CoinStack {
 
     /// The noisy moves among `generate_moves_inline`'s, in its order,
     /// without making the others: drops onto stacks of five, and the
-    /// moves whose coins make the destination higher than five.
+    /// moves whose n coins land on a stack of at least 6 - n. A count n
+    /// of a stack is looked at move by move only where one of its
+    /// destinations (`Reach::dests`) holds such a stack.
     #[inline(always)]
     fn noisy_moves_inline(&self, moves: &mut Vec<Move>) {
+        // at_least[k]: the squares holding a stack of at least k coins,
+        // k = 1..=5 (a stack's height is at most five; 7 masks the index).
+        let mut at_least = [0u64; 8];
+        let mut occupied = self.occupied;
+        while occupied != 0 {
+            let sq = occupied.trailing_zeros() as usize & 63;
+            occupied &= occupied - 1;
+            at_least[self.stacks[sq].height() as usize & 7] |= 1 << sq;
+        }
+        for k in (1..MAX_HEIGHT).rev() {
+            at_least[k] |= at_least[k + 1];
+        }
         if self.reserve(self.side) > 0 {
-            // Only an occupied square can hold a stack of five.
-            let mut occupied = self.occupied;
-            while occupied != 0 {
-                let drop = Move::drop(occupied.trailing_zeros() as u8);
-                occupied &= occupied - 1;
-                if self.is_noisy(drop) {
-                    moves.push(drop);
-                }
+            let mut fives = at_least[MAX_HEIGHT];
+            while fives != 0 {
+                moves.push(Move::drop(fives.trailing_zeros() as u8));
+                fives &= fives - 1;
             }
         }
         let reach = &REACH[self.variant.geometry()];
@@ -441,10 +451,17 @@ impl CoinStack {
         while own != 0 {
             let from = own.trailing_zeros() as usize & 63;
             own &= own - 1;
-            let n = reach.upto[from][self.stacks[from].height() as usize] as usize;
-            for &mv in &reach.moves[from][..n] {
-                if self.is_noisy(mv) {
-                    moves.push(mv);
+            let height = self.stacks[from].height() as usize & 7;
+            for n in 1..=height.min(MAX_HEIGHT) {
+                let targets = at_least[MAX_HEIGHT + 1 - n];
+                if reach.dests[from][n] & targets == 0 {
+                    continue;
+                }
+                let (first, end) = (reach.upto[from][n - 1], reach.upto[from][n]);
+                for &mv in &reach.moves[from][first as usize..end as usize] {
+                    if targets & 1 << mv.to() != 0 {
+                        moves.push(mv);
+                    }
                 }
             }
         }

@@ -69,6 +69,8 @@ pub struct Reach {
     /// `upto[sq][h]`, so the generator copies them rather than building
     /// them one by one.
     pub moves: [[Move; 4 * MAX_HEIGHT]; SQUARES],
+    /// `to[sq][n]` as a set of squares, for testing them all at once.
+    pub dests: [[u64; MAX_HEIGHT + 1]; SQUARES],
 }
 
 pub static REACH: [Reach; 2] = [build_reach(0), build_reach(1)];
@@ -78,6 +80,7 @@ const fn build_reach(geometry: usize) -> Reach {
     let mut len = [[0u8; MAX_HEIGHT + 1]; SQUARES];
     let mut upto = [[0u8; MAX_HEIGHT + 1]; SQUARES];
     let mut moves = [[Move::from_bits(0); 4 * MAX_HEIGHT]; SQUARES];
+    let mut dests = [[0u64; MAX_HEIGHT + 1]; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
         let (f, r) = ((sq % SIZE) as i32, (sq / SIZE) as i32);
@@ -92,6 +95,7 @@ const fn build_reach(geometry: usize) -> Reach {
                         let target = (tr * SIZE as i32 + tf) as usize;
                         to[sq][n][len[sq][n] as usize] = target as u8;
                         len[sq][n] += 1;
+                        dests[sq][n] |= 1 << target;
                         let k = upto[sq][n - 1] as usize + len[sq][n] as usize - 1;
                         moves[sq][k] = Move::from_bits((n << 12 | sq << 6 | target) as u16);
                     }
@@ -108,6 +112,7 @@ const fn build_reach(geometry: usize) -> Reach {
         len,
         upto,
         moves,
+        dests,
     }
 }
 
