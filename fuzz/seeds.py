@@ -113,6 +113,16 @@ def records():
              "result": "0-1", "termination": "adjudication", "time_control": "10+0.1",
              "duration_ms": 1500}
     write("record_jsonl", "arena", json.dumps(arena) + "\n" + json.dumps(arena)[:50])
+    # PGN: the arena's blocks, the board's download, and a game annotated
+    # by `stackfish analyse` (glyphs, comments, variations).
+    for name in ("match.pgn", "board.pgn"):
+        shutil.copy(os.path.join(ROOT, "tests", "records", name),
+                    os.path.join(SEEDS, "record_pgn", name))
+    with tempfile.TemporaryDirectory() as tmp:
+        game = os.path.join(tmp, "game.jsonl")
+        with open(game, "w") as f:
+            f.write(open(os.path.join(ROOT, "tests", "records", "match.jsonl")).readline())
+        write("record_pgn", "annotated.pgn", run(["analyse", game, "--nodes", "300"]))
 
 
 def tables():
@@ -178,7 +188,7 @@ def main():
     if not os.path.exists(STACKFISH):
         sys.exit("build first: cargo build --release --bins")
     shutil.rmtree(SEEDS, ignore_errors=True)
-    for t in ("sac_in", "sac_stacksav", "sac_stackboard", "silo_table"):
+    for t in ("sac_in", "sac_stacksav", "sac_stackboard", "silo_table", "record_pgn"):
         os.makedirs(os.path.join(SEEDS, t), exist_ok=True)
     transcripts()
     games()

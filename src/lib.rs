@@ -12,13 +12,15 @@
 //! assert_eq!(perft(&start, 2), 600);
 //! ```
 
+pub use stackfish_analyse as analyse;
 pub use stackfish_apbot as apbot;
 pub use stackfish_arena as arena;
 pub use stackfish_client as client;
 pub use stackfish_engine as engine;
 pub use stackfish_games as game;
-pub use stackfish_lab::{tactics, train, tune};
+pub use stackfish_lab::{model as fit_model, tactics, train, tune};
 pub use stackfish_record as record;
+pub use stackfish_review as review;
 pub use stackfish_sac as stackandconquer;
 pub use stackfish_search as search;
 pub use stackfish_tables as tablebase;

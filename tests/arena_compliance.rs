@@ -46,7 +46,9 @@ fn extra_tokens_after_bestmove_fail_and_show_the_conversation() {
 #[test]
 fn a_crash_fails_and_skips_the_rest() {
     let dir = temp_dir("compliance-crash");
-    let cmd = format!("{} --fault crash --at 2", mock());
+    // The command as one line, the path quoted (a clone's path may have
+    // spaces).
+    let cmd = format!("'{}' --fault crash --at 2", mock());
     let run = arena(&["compliance", &cmd], &dir);
     assert_eq!(run.code, Some(1), "{}", run.output);
     assert!(run.output.contains("ok   go depth"), "{}", run.output);

@@ -25,12 +25,14 @@ fn a_terminal_gets_a_progress_bar_and_every_line_once() {
     let dir = temp_dir("tty");
     let engine = |name: &str, seed: u32| {
         format!(
-            "--engine name={name} cmd={} 'args=--seed {seed}' depth=1",
+            "--engine name={name} 'cmd={}' 'args=--seed {seed}' depth=1",
             mock()
         )
     };
+    // A shell command line: the paths quoted (a clone's path may have
+    // spaces).
     let command = format!(
-        "{} {} {} --games 6 --maxplies 10",
+        "'{}' {} {} --games 6 --maxplies 10",
         arena_exe(),
         engine("a", 1),
         engine("b", 2)

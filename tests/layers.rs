@@ -16,14 +16,16 @@ use serde_json::Value;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// The core crates, the board's state (stackfish-board) and the browser's
-/// host around them (stackfish-wasm), which must build for
+/// The core crates, the review the board judges moves with
+/// (stackfish-review), the board's state (stackfish-board) and the
+/// browser's host around them (stackfish-wasm), which must build for
 /// `wasm32-unknown-unknown`.
-const CORE: [&str; 6] = [
+const CORE: [&str; 7] = [
     "stackfish-ugi",
     "stackfish-games",
     "stackfish-search",
     "stackfish-engine",
+    "stackfish-review",
     "stackfish-board",
     "stackfish-wasm",
 ];

@@ -11,6 +11,32 @@ use stackfish_search::{mate_in, Info};
 use stackfish_tables::TableSet;
 
 use crate::{raise, PyGame};
+use stackfish_analyse::Limits;
+use stackfish_review::ReviewGame;
+
+/// The game `analyse` was given: a `Game`, or one record's text.
+fn review_game_of(game: &Bound<'_, PyAny>) -> PyResult<ReviewGame> {
+    if let Ok(game) = game.extract::<PyRef<'_, PyGame>>() {
+        let rules = &game.rules;
+        let history = rules.history();
+        let moves: Vec<&str> = history.iter().map(String::as_str).collect();
+        return ReviewGame::from_moves(rules.variant(), Some(&rules.start_fen()), &moves)
+            .map_err(raise);
+    }
+    let Ok(text) = game.extract::<String>() else {
+        return Err(raise("analyse takes a Game or the text of one game record"));
+    };
+    let mut items = stackfish_record::RecordReader::new(text.as_bytes());
+    let item = items
+        .next()
+        .ok_or_else(|| raise("the record text holds no game"))?;
+    if items.next().is_some() {
+        return Err(raise("the record text holds more than one game: give one"));
+    }
+    let record = item.parse().map_err(raise)?.record;
+    // A move the rules refuse ends the review there (its `stopped` says so).
+    ReviewGame::from_record(&record, None).map_err(raise)
+}
 
 /// The engine: one transposition table and the options, searching the
 /// positions of `Game` objects.
@@ -161,6 +187,33 @@ impl PyEngine {
             .collect::<PyResult<Vec<_>>>()?;
         out.set_item("lines", listed)?;
         Ok(out)
+    }
+
+    /// Reviews a whole game (stackfish analyse): `game` is a `Game` (its
+    /// start and moves) or the text of one record (a JSON line or a PGN
+    /// block). Every position is searched at the limits (100000 nodes when
+    /// none is given), the last first, with this engine's table. Returns
+    /// the review as JSON text (protocol.md) and as annotated PGN.
+    #[pyo3(signature = (game, nodes = None, depth = None, movetime = None))]
+    fn analyse(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, PyAny>,
+        nodes: Option<u64>,
+        depth: Option<u32>,
+        movetime: Option<u64>,
+    ) -> PyResult<(String, String)> {
+        let reviewed = review_game_of(game)?;
+        let limits = Limits::new(nodes, depth, movetime).map_err(raise)?;
+        let engine = &self.engine;
+        let review = py
+            .detach(|| {
+                let mut engine = engine.lock().unwrap_or_else(PoisonError::into_inner);
+                stackfish_analyse::review_game(&mut engine, reviewed, &limits, None, &mut |_, _| {})
+            })
+            .map_err(raise)?;
+        let by = format!("stackfish.analyse, {} a position", limits.describe());
+        Ok((review.json().to_string(), review.pgn(&by)))
     }
 
     /// The static evaluation of `game`'s position from the mover's view:

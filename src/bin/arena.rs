@@ -7,7 +7,7 @@
 
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 
@@ -88,6 +88,10 @@ enum Command {
     /// Decide the SPRT of a match split into shards from the records they
     /// write into one folder, and stop the shards when it is decided.
     Watch(WatchArgs),
+    /// Which move lost each game: review every game of match records with an
+    /// analysing engine (our own stackfish by default) and list each game's
+    /// decisive mistake per engine, with the position to reproduce it.
+    Analyse(AnalyseArgs),
     /// Tune an engine's spin options by SPSA through game pairs of
     /// theta+ against theta- (a tuning build of stackfish: `cargo build
     /// --release --features tune`).
@@ -212,6 +216,74 @@ enum RoundingArg {
 }
 
 /// `arena tune`: the config from the flags, the run, its exit code.
+/// `arena analyse`: the decisive mistakes of the records' games, per engine.
+fn analyse(a: AnalyseArgs) -> Result<u8, ArenaError> {
+    use stackfish::arena::analyse::{
+        analyse_file, default_engine, format_findings, AnalyseConfig, Analysis,
+    };
+    let engine = match &a.engine {
+        Some(tokens) => {
+            let mut spec = engine_from_tokens(&[], tokens)?;
+            if spec.name.is_empty() {
+                spec.name = spec.cmd.clone();
+            }
+            spec
+        }
+        None => default_engine(),
+    };
+    engine.validate()?;
+    let mut timeouts = Timeouts::default();
+    if let Some(ms) = a.max_move_time {
+        timeouts.max_move_ms = ms;
+    }
+    let cfg = AnalyseConfig { engine, timeouts };
+    let go = cfg.go_line()?;
+    let mut analysis = Analysis::default();
+    // On stderr, drawn only on a terminal: stdout is the listing.
+    let bar = indicatif::ProgressBar::new(0);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} positions {msg} [{elapsed}]")
+    {
+        bar.set_style(style);
+    }
+    for path in &a.records {
+        let file = std::fs::File::open(path)
+            .map_err(|e| ArenaError::Io(format!("cannot read {}: {e}", path.display())))?;
+        let name = path.display().to_string();
+        analyse_file(
+            &name,
+            std::io::BufReader::new(file),
+            &cfg,
+            &stackfish::client::engine::spawn_process,
+            &mut analysis,
+            &mut |file, game, done, total| {
+                bar.set_message(format!("{file} game {game}"));
+                bar.set_length(total as u64);
+                bar.set_position(done as u64);
+            },
+        )?;
+    }
+    bar.finish_and_clear();
+    if analysis.findings.is_empty() {
+        return Err(ArenaError::Config(format!(
+            "no game reviewed in {} ({} skipped)",
+            a.records
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            analysis.skipped.len()
+        )));
+    }
+    println!(
+        "arena analyse: {} games reviewed by {} ({go} a position)",
+        analysis.findings.len(),
+        cfg.engine.name
+    );
+    print!("{}", format_findings(&analysis));
+    Ok(0)
+}
+
 fn tune(t: TuneArgs) -> Result<u8, ArenaError> {
     use stackfish::arena::tune::{
         check_engine, params_from_options, parse_params, run_tune, Rounding, Schedule, TuneConfig,
@@ -483,6 +555,21 @@ struct OpeningsArgs {
     /// Output file (stdout without it).
     #[arg(long)]
     out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct AnalyseArgs {
+    /// Record files of matches (`--jsonl` or `--pgn`).
+    #[arg(required = true)]
+    records: Vec<PathBuf>,
+    /// The analysing engine, as a match's --engine, with one limit per
+    /// position (nodes=N, depth=N or st=S) [default: name=stackfish
+    /// cmd=stackfish nodes=100000].
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    engine: Option<Vec<String>>,
+    /// Cap on one search in milliseconds, after which the engine is given up on.
+    #[arg(long)]
+    max_move_time: Option<u64>,
 }
 
 #[derive(Args)]
@@ -852,7 +939,12 @@ fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
                 ProtoArg::Uci => Proto::Uci,
             };
             let (cmd, args) = match c.cmd.split_first() {
-                Some((cmd, args)) if args.is_empty() && cmd.contains(' ') => {
+                // One argument with spaces is a command line (`arena
+                // compliance "engine --flag"`), unless it names a file: a
+                // path with spaces in it.
+                Some((cmd, args))
+                    if args.is_empty() && cmd.contains(' ') && !Path::new(cmd).exists() =>
+                {
                     let mut words = split_args(cmd)?;
                     if words.is_empty() {
                         return Err(ArenaError::Config("empty engine command".into()));
@@ -897,6 +989,7 @@ fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
             }
             Ok(exit_code(&watched.summary))
         }
+        Some(Command::Analyse(a)) => analyse(a),
         Some(Command::Tune(t)) => tune(t),
         Some(Command::Completions { shell }) => {
             manual::write_completions(command(), shell, &mut std::io::stdout());

@@ -31,6 +31,9 @@ mkdirSync(outDir, { recursive: true });
 const START = 'x5/x5/x5/x5/x5 1 20,20 0,0 1 -';
 const WIN_IN_ONE = '1,x4/x5/x5/x5/2121,x4 1 17,18 0,0 1 -';
 const ONLY_PASS = 'x5/x5/x2,12,x2/x5/x5 1 0,0 0,0 1 -';
+// Player 2 to move and better, with one saving move (c2e2, a "save 2" of
+// the tactics suite): 2c2e2 instead lets player 1 win at once.
+const SAVE = 'x,2212,x,1,x/x,21,x3/x5/x2,2121,x,22/x,12,x2,1 2 13,11 0,0 1 e1e2';
 // A stack of two next to a single piece: a1b1 and 2a1b1 on offer, and no
 // move of either side can reach the goal.
 const STACKS = 'x5/x5/x5/x5/11,2,x3 1 18,19 0,0 1 -';
@@ -250,7 +253,8 @@ async function analysis() {
 }
 
 // The evaluation graph and the move list: points for the evaluated
-// positions, clicks go to positions; a thrown-away win is a blunder.
+// positions, clicks go to positions; a move that allows a win in one is a
+// blunder.
 async function graphAndMoves() {
   // Two more moves by hand; the analysis evaluates each position.
   for (let k = 0; k < 2; k++) {
@@ -291,15 +295,15 @@ async function graphAndMoves() {
   await page.waitForFunction(() => document.body.dataset.moves === '1');
   check(true, 'the navigation buttons and arrow keys step through the line');
 
-  // A forced win thrown away: the move is marked a blunder.
-  await page.fill('#fen-input', WIN_IN_ONE);
+  // A move that lets the other side win at once: marked a blunder.
+  await page.fill('#fen-input', SAVE);
   await page.click('#fen-form button');
-  await page.waitForFunction((f) => document.body.dataset.fen === f, WIN_IN_ONE);
-  await page.waitForFunction(() => document.querySelector('#eval').textContent.includes('wins by force'), null, { timeout: ENGINE_WAIT_MS });
-  await page.fill('#move-input', 'c3');
+  await page.waitForFunction((f) => document.body.dataset.fen === f, SAVE);
+  await page.waitForFunction(() => document.querySelector('#eval').textContent.includes('Player 2 is'), null, { timeout: ENGINE_WAIT_MS });
+  await page.fill('#move-input', '2c2e2');
   await page.press('#move-input', 'Enter');
   await page.waitForFunction(() => document.querySelector('#moves .mv.blunder') !== null, null, { timeout: ENGINE_WAIT_MS });
-  check((await text('#moves .mv.blunder')).trim() === 'c3??', 'the thrown-away win is marked c3??');
+  check((await text('#moves .mv.blunder')).trim() === '2c2e2??', 'the move that allows a win in one is marked 2c2e2??');
   check(await page.locator('#graph circle.graph-point.blunder').count() === 1, 'and marked on the graph');
   await page.locator('#panel').screenshot({ path: join(outDir, 'graph.png') });
   await page.uncheck('#analyse-toggle');

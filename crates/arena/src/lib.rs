@@ -17,6 +17,7 @@
 //! assert_eq!((verdict, verdict.exit_code()), (RunVerdict::Inconclusive, 2));
 //! ```
 
+pub mod analyse;
 pub mod compliance;
 pub mod config;
 pub mod fastchess;

@@ -1,19 +1,14 @@
 //! The game's course in numbers: one evaluation per position (from player
-//! 1's side), and the moves after which it fell sharply for the side that
-//! played them (mistakes and blunders).
+//! 1's side), and the moves that cost their player expected score
+//! (inaccuracies, mistakes and blunders), judged by the review crate's
+//! model and classes, as a whole-game review judges them.
 
 use serde::Serialize;
 
 use stackfish_engine::protocol::Score;
 use stackfish_games::Side;
-
-/// Scores are compared clamped to this (centi-units): beyond it a game is
-/// decided, and a forced win counts as exactly this much.
-pub const DECIDED_CP: i32 = 1_000;
-/// A move that loses at least this much for its player is a mistake...
-pub const MISTAKE_CP: i32 = 100;
-/// ...and at least this much, a blunder.
-pub const BLUNDER_CP: i32 = 300;
+pub use stackfish_review::Class as Mark;
+use stackfish_review::Model;
 
 /// What an engine said of a position, turned to player 1's side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -44,54 +39,28 @@ impl Eval {
         }
     }
 
-    /// Player 1's score, clamped to `DECIDED_CP`.
-    pub fn clamped(&self) -> i32 {
+    /// Player 1's expected score under `model` (a forced win 1, a forced
+    /// loss 0); `None` for an evaluation with no score.
+    pub fn expected(&self, model: &Model) -> Option<f64> {
         match (self.cp, self.mate) {
-            (_, Some(m)) if m > 0 => DECIDED_CP,
-            (_, Some(_)) => -DECIDED_CP,
-            (Some(cp), None) => cp.clamp(-DECIDED_CP, DECIDED_CP),
-            (None, None) => 0,
+            (_, Some(m)) => Some(model.expected(Score::Mate(m))),
+            (Some(cp), None) => Some(model.expected(Score::Cp(cp))),
+            (None, None) => None,
         }
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mark {
-    Mistake,
-    Blunder,
-}
-
-/// How much a move from `before` to `after` cost the side that played it.
-pub fn judge(before: &Eval, after: &Eval, mover: Side) -> Option<Mark> {
-    let sign = if mover == Side::P1 { 1 } else { -1 };
-    let lost = sign * (before.clamped() - after.clamped());
-    if lost >= BLUNDER_CP {
-        Some(Mark::Blunder)
-    } else if lost >= MISTAKE_CP {
-        Some(Mark::Mistake)
-    } else {
-        None
-    }
-}
-
-/// One mark per move: move `i` leads from position `i` to `i + 1`;
-/// `first` is the side to move at position 0 (sides alternate, a pass is
-/// a move). A move without both evaluations is not judged.
-pub fn marks(evals: &[Option<Eval>], first: Side) -> Vec<Option<Mark>> {
-    (0..evals.len().saturating_sub(1))
-        .map(|i| {
-            let mover = if i.is_multiple_of(2) {
-                first
-            } else {
-                first.opponent()
-            };
-            match (&evals[i], &evals[i + 1]) {
-                (Some(b), Some(a)) => judge(b, a, mover),
-                _ => None,
-            }
-        })
-        .collect()
+/// One mark per move of a game of `variant`: move `i` leads from position
+/// `i` to `i + 1` and `movers[i]` played it. A move without both
+/// evaluations is not judged.
+pub fn marks(evals: &[Option<Eval>], movers: &[Side], variant: &str) -> Vec<Option<Mark>> {
+    let model = Model::for_variant(variant);
+    let expected: Vec<Option<f64>> = evals
+        .iter()
+        .map(|e| e.as_ref().and_then(|e| e.expected(&model)))
+        .collect();
+    let n = evals.len().saturating_sub(1).min(movers.len());
+    stackfish_review::classes(&expected, &movers[..n])
 }
 
 #[cfg(test)]
@@ -112,43 +81,62 @@ mod tests {
         assert_eq!(Eval::new(Score::Mate(2), Side::P2, 3).mate, Some(-2));
         assert_eq!(Eval::new(Score::Mate(-1), Side::P1, 3).mate, Some(-1));
         assert_eq!(Eval::new(Score::Mate(0), Side::P1, 0).mate, Some(-1));
-        assert_eq!(cp(5000).unwrap().clamped(), DECIDED_CP);
+    }
+
+    fn mate(m: i32) -> Option<Eval> {
+        Some(Eval {
+            cp: None,
+            mate: Some(m),
+            depth: 9,
+        })
+    }
+
+    fn alternating(n: usize, first: Side) -> Vec<Side> {
+        (0..n)
+            .map(|i| if i % 2 == 0 { first } else { first.opponent() })
+            .collect()
     }
 
     #[test]
-    fn drops_for_the_mover_are_marked_at_the_thresholds() {
-        // Player 1 moves from +50 to -49: lost 99, nothing; to -50: a
-        // mistake; to -250: a blunder. A rise for the mover is never marked.
-        assert_eq!(marks(&[cp(50), cp(-49)], Side::P1), vec![None]);
+    fn marks_follow_the_expected_score_of_the_variants_model() {
+        let k = Model::for_variant("focus").k;
+        // Player 1 moves from level to a score worth 0.5 - 0.25 = 0.25 of
+        // player 1's expected score: ln(0.25 / 0.75) * k below 0.
+        let cp_at = |e: f64| ((e / (1.0 - e)).ln() * k).round() as i32;
+        let marks_of = |evals: &[Option<Eval>], first| {
+            marks(evals, &alternating(evals.len() - 1, first), "focus")
+        };
         assert_eq!(
-            marks(&[cp(50), cp(-50)], Side::P1),
+            marks_of(&[cp(0), cp(cp_at(0.25))], Side::P1),
             vec![Some(Mark::Mistake)]
         );
+        assert_eq!(marks_of(&[cp(0), cp(cp_at(0.47))], Side::P1), vec![None]);
+        // A rise for the mover is never marked; the second move is player
+        // 2's, whose loss is player 1's rise.
+        assert_eq!(marks_of(&[cp(0), cp(cp_at(0.6))], Side::P1), vec![None]);
         assert_eq!(
-            marks(&[cp(50), cp(-250)], Side::P1),
-            vec![Some(Mark::Blunder)]
-        );
-        assert_eq!(marks(&[cp(-250), cp(50)], Side::P1), vec![None]);
-        // The second move is player 2's: a rise for player 1 is its loss.
-        assert_eq!(
-            marks(&[cp(0), cp(0), cp(150)], Side::P1),
-            vec![None, Some(Mark::Mistake)]
+            marks_of(&[cp(0), cp(0), cp(cp_at(0.9))], Side::P1),
+            vec![None, Some(Mark::Blunder)]
         );
         // Position 0 with player 2 to move (a loaded position).
         assert_eq!(
-            marks(&[cp(0), cp(400)], Side::P2),
+            marks_of(&[cp(0), cp(cp_at(0.9))], Side::P2),
             vec![Some(Mark::Blunder)]
         );
-        // A forced win thrown away is a blunder; unknown positions are not judged.
-        let win = Some(Eval {
-            cp: None,
-            mate: Some(3),
-            depth: 9,
-        });
-        assert_eq!(marks(&[win, cp(200)], Side::P1), vec![Some(Mark::Blunder)]);
+        // A forced win thrown away for a level game is a blunder; unknown
+        // positions are not judged; the same points lost in another game
+        // may weigh less.
         assert_eq!(
-            marks(&[cp(900), None, cp(-900)], Side::P1),
+            marks_of(&[mate(3), cp(0)], Side::P1),
+            vec![Some(Mark::Blunder)]
+        );
+        assert_eq!(
+            marks_of(&[cp(900), None, cp(-900)], Side::P1),
             vec![None, None]
         );
+        let fifty = [cp(0), cp(-50)];
+        let strict = marks(&fifty, &[Side::P1], "mixtour");
+        let lenient = marks(&fifty, &[Side::P1], "mixtour-5");
+        assert!(strict[0] > lenient[0], "{strict:?} {lenient:?}");
     }
 }

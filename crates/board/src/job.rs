@@ -102,6 +102,17 @@ impl Report {
         }
     }
 
+    /// What a whole-game review keeps of a search's last best line (the
+    /// review crate's `Reviewer::put` takes it).
+    pub fn searched(&self) -> stackfish_review::Searched {
+        stackfish_review::Searched {
+            score: self.score,
+            depth: self.depth,
+            pv: self.pv.clone(),
+            nodes: self.nodes,
+        }
+    }
+
     /// An engine's `info` line, if it carries a scored line.
     pub fn from_line(line: &str) -> Option<Report> {
         if line.split_whitespace().next() != Some("info") {
@@ -208,6 +219,11 @@ mod tests {
         };
         let line = info_line(&info);
         assert_eq!(Report::from_line(&line), Some(Report::from_info(&info)));
+        // What a review keeps of it: the score from the side to move.
+        let searched = Report::from_info(&info).searched();
+        assert_eq!(searched.score, Score::Cp(-35));
+        assert_eq!((searched.depth, searched.nodes), (9, 12_345));
+        assert_eq!(searched.pv, ["c3", "b2"]);
         assert_eq!(Report::from_line("info string depth 3 score cp 5"), None);
         assert_eq!(Report::from_line("info depth 3 nodes 9"), None);
         assert_eq!(Report::from_line("bestmove c3"), None);

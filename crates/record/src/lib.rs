@@ -2,6 +2,9 @@
 //! appended and flushed the moment the game ends; read back strictly by the
 //! arena (`--resume`, `arena merge`) and leniently by the tools (`tune`,
 //! `train`, `tactics --generate` over `datagen`'s and the arena's records).
+//! `pgn`: blocks with notes on their moves (annotated reviews) and the PGN
+//! reader; `stream`: the games of a record file of either kind one at a
+//! time, for files too large to read whole.
 
 use serde::de::IgnoredAny;
 use serde::{Deserialize, Serialize};
@@ -10,6 +13,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use stackfish_games::GameResult;
+
+mod pgn;
+mod stream;
+
+pub use pgn::{parse_pgn, MoveNote, PgnGame};
+pub use stream::{RecordItem, RecordKind, RecordReader, MAX_RECORD_LINE};
 
 /// A record file that cannot be opened, read, written or understood.
 #[derive(Debug, thiserror::Error)]
@@ -147,27 +156,7 @@ impl GameRecord {
     /// The PGN-style text block with the given `Site` tag (the arena, or the
     /// browser board, which writes its games in the same format).
     pub fn pgn_at(&self, site: &str) -> String {
-        // PGN's "unknown" for a field the record does not have.
-        let known = |v: Option<String>| v.unwrap_or_else(|| "?".to_string());
-        let mut s = String::new();
-        let tags = [
-            ("Event", self.event.clone()),
-            ("Site", site.to_string()),
-            ("Date", known(self.date.clone())),
-            ("Round", known(self.round.map(|r| r.to_string()))),
-            ("Game", self.game.to_string()),
-            ("Player1", self.player1.clone()),
-            ("Player2", self.player2.clone()),
-            ("Variant", self.variant.clone()),
-            ("FEN", known(self.fen.clone())),
-            ("Result", self.result.clone()),
-            ("Termination", self.termination.clone()),
-            ("TimeControl", known(self.time_control.clone())),
-            ("PlyCount", self.moves.len().to_string()),
-        ];
-        for (k, v) in tags {
-            s.push_str(&format!("[{k} \"{}\"]\n", pgn_escape(&v)));
-        }
+        let mut s = self.pgn_tags(site, &[]);
         s.push('\n');
         let mut words = Vec::new();
         for (i, m) in self.moves.iter().enumerate() {
@@ -176,25 +165,12 @@ impl GameRecord {
             }
             words.push(m.mv.clone());
             // A move nobody reported anything about (a person's) gets none.
-            if m.book || m.cp.is_some() || m.mate.is_some() || m.depth.is_some() || m.ms.is_some() {
+            if pgn::has_record_comment(m) {
                 words.push(format!("{{{}}}", move_comment(m)));
             }
         }
         words.push(self.result.clone());
-        let mut line = String::new();
-        for w in words {
-            if !line.is_empty() && line.len() + 1 + w.len() > PGN_LINE {
-                s.push_str(&line);
-                s.push('\n');
-                line.clear();
-            }
-            if !line.is_empty() {
-                line.push(' ');
-            }
-            line.push_str(&w);
-        }
-        s.push_str(&line);
-        s.push_str("\n\n");
+        pgn::wrap_words(&mut s, words);
         s
     }
 }
@@ -600,7 +576,7 @@ mod tests {
         assert!(pgn.contains("d4 {+0.35/8 0.102s}"), "{pgn}");
     }
 
-    fn sample() -> GameRecord {
+    pub(crate) fn sample() -> GameRecord {
         GameRecord {
             game: 3,
             round: Some(2),

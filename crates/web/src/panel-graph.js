@@ -1,8 +1,8 @@
 // Panel: the evaluation graph. One point per position of the line the
 // engines have looked at, from player 1's side (up: player 1 is better),
-// squashed so that +-4 pawns is most of the height; mistakes and blunders
-// marked on the position they led to; the position shown as a bar. A click
-// goes to the position nearest to it.
+// squashed so that +-4 pawns is most of the height; inaccuracies, mistakes
+// and blunders marked on the position they led to; the position shown as
+// a bar. A click goes to the position nearest to it.
 
 import { $, el, text } from './draw.js';
 import { goTo } from './page.js';

@@ -1,13 +1,14 @@
 // Panel: the moves of the line, two to a row. The move that led to the
 // position shown is highlighted, the moves after it (stepped back over)
-// are grey, mistakes and blunders carry `?` and `??`; a click on a move
+// are grey, inaccuracies, mistakes and blunders carry `?!`, `?` and `??`;
+// a click on a move
 // shows the position after it.
 
 import { $ } from './draw.js';
 import { copy, goTo } from './page.js';
 import { local, registerPanel, saveFile, state } from './store.js';
 
-const SUFFIX = { mistake: '?', blunder: '??' };
+const SUFFIX = { inaccuracy: '?!', mistake: '?', blunder: '??' };
 
 function render(state) {
   const list = $('moves');

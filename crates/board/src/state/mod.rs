@@ -261,10 +261,6 @@ impl State {
             side.opponent()
         }
     }
-
-    fn first_side(&self) -> Side {
-        self.side_at(0)
-    }
 }
 impl App {
     /// A board offering `engines` (stackfish first; a name the host cannot

@@ -89,7 +89,11 @@ impl App {
                 analysis: ra,
             },
             evals: st.evals.clone(),
-            marks: eval::marks(&st.evals, st.first_side()),
+            marks: eval::marks(
+                &st.evals,
+                &(0..st.total()).map(|i| st.side_at(i)).collect::<Vec<_>>(),
+                st.game.variant_name(),
+            ),
             engine_error: st.engine_error.clone(),
             board: board_view(st.game.variant_name()),
             table: self.explore(st),
