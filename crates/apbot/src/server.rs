@@ -172,43 +172,15 @@ pub async fn serve(
 ) -> Result<(), BotError> {
     // Installed first: a signal from now on is a graceful stop.
     let mut signals = stackfish_service::Signals::install().map_err(BotError::Signals)?;
-    let listen = |addr: std::net::SocketAddr| async move {
-        let bound = || {
-            let socket = if addr.is_ipv4() {
-                tokio::net::TcpSocket::new_v4()?
-            } else {
-                tokio::net::TcpSocket::new_v6()?
-            };
-            if crate::platform::REUSE_ADDRESS {
-                socket.set_reuseaddr(true)?;
-            }
-            socket.bind(addr)?;
-            socket.listen(LISTEN_BACKLOG)
-        };
-        bound().map_err(|source| BotError::Listen { addr, source })
-    };
-    let listener = listen(config.listen).await?;
+    let listener = listen(config.listen)?;
     let addr = listener.local_addr().unwrap_or(config.listen);
     let metrics_listener = match config.metrics_listen {
-        Some(a) => Some(listen(a).await?),
+        Some(a) => Some(listen(a)?),
         None => None,
     };
     let (jobs, mut queue) = mpsc::unbounded_channel();
     let (stopping, _) = watch::channel(false);
-    let (pool, lowered) = SearchPool::start(config.searches, true, config.hash_mb)
-        .map_err(BotError::SearchThreads)?;
-    let mut l = line("searches").int("threads", pool.threads()).text(
-        "priority",
-        match &lowered {
-            Some(Ok(how)) => how,
-            _ => "normal",
-        },
-    );
-    if let Some(Err(why)) = &lowered {
-        // Still correct, only the 202s may wait for the CPU under load.
-        l = l.message(format!("not lowered: {why}"));
-    }
-    l.log();
+    let pool = start_pool(&config)?;
     let syncer = start_syncer(state.clone()).map_err(BotError::SyncThread)?;
     let bot = Arc::new(Bot {
         play: Arc::new(Player {
@@ -241,19 +213,6 @@ pub async fn serve(
         .message(format!("on {scheme}://{addr}"))
         .json_only("url", format!("{scheme}://{addr}"))
         .log();
-    let router = |bot: Arc<Bot>, metrics_only: bool| {
-        Router::new()
-            .fallback(move |state: State<Arc<Bot>>, request: Request| {
-                handle(state, request, metrics_only)
-            })
-            .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
-            .layer(RequestBodyDeadlineLayer::new(BODY_TIMEOUT))
-            .layer(TimeoutLayer::with_status_code(
-                StatusCode::REQUEST_TIMEOUT,
-                REQUEST_TIMEOUT,
-            ))
-            .with_state(bot)
-    };
     let mut acceptors = vec![tokio::spawn(accept_loop(
         listener,
         router(bot.clone(), false),
@@ -292,6 +251,59 @@ pub async fn serve(
         }
     };
     stop(&bot, signal, tasks, &acceptors).await
+}
+
+/// Every request through `handle`, with the deadlines and the body limit;
+/// `metrics_only` for the listener of `--metrics-listen`.
+fn router(bot: Arc<Bot>, metrics_only: bool) -> Router {
+    Router::new()
+        .fallback(move |state: State<Arc<Bot>>, request: Request| {
+            handle(state, request, metrics_only)
+        })
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
+        .layer(RequestBodyDeadlineLayer::new(BODY_TIMEOUT))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .with_state(bot)
+}
+
+/// A listener on `addr` with the backlog of `LISTEN_BACKLOG`.
+fn listen(addr: std::net::SocketAddr) -> Result<tokio::net::TcpListener, BotError> {
+    let bound = || {
+        let socket = if addr.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        if crate::platform::REUSE_ADDRESS {
+            socket.set_reuseaddr(true)?;
+        }
+        socket.bind(addr)?;
+        socket.listen(LISTEN_BACKLOG)
+    };
+    bound().map_err(|source| BotError::Listen { addr, source })
+}
+
+/// The search threads, at a lower priority where the OS allows it (the
+/// `searches` line says which).
+fn start_pool(config: &Config) -> Result<SearchPool, BotError> {
+    let (pool, lowered) = SearchPool::start(config.searches, true, config.hash_mb)
+        .map_err(BotError::SearchThreads)?;
+    let mut l = line("searches").int("threads", pool.threads()).text(
+        "priority",
+        match &lowered {
+            Some(Ok(how)) => how,
+            _ => "normal",
+        },
+    );
+    if let Some(Err(why)) = &lowered {
+        // Still correct, only the 202s may wait for the CPU under load.
+        l = l.message(format!("not lowered: {why}"));
+    }
+    l.log();
+    Ok(pool)
 }
 
 /// Queues the notifications left pending at the last stop; one that
