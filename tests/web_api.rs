@@ -6,7 +6,7 @@ mod web_support;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use stackfish::web::WebServer;
@@ -571,18 +571,53 @@ fn undo_goes_back_to_the_players_turn() {
     assert_eq!(s["side_to_move"], "p2");
 }
 
+/// Polls `GET /metrics` until one of `lines` is in it; `what` names the
+/// wait in the failure.
+fn wait_metric(addr: SocketAddr, lines: &[&str], what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let metrics = get(addr, "/metrics");
+        assert_eq!(metrics.status, 200);
+        if metrics.body.lines().any(|l| lines.contains(&l)) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: none of {lines:?} after 30 s in\n{}",
+            metrics.body
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn undo_cancels_a_search() {
     let srv = server();
     let a = srv.addr();
     ok(a, "/api/new", json!({"engine": "p2", "movetime_ms": 60000}));
     assert_eq!(ok(a, "/api/move", json!({"move": "c3"}))["thinking"], true);
+    // Undone once the search runs, so that it has an answer to drop.
+    wait_metric(
+        a,
+        &["serve_searches_started_total 1"],
+        "the search never started",
+    );
     let s = ok(a, "/api/undo", json!({}));
     assert_eq!(s["thinking"], false);
     assert_eq!(moves(&s), Vec::<String>::new());
-    // The cancelled search left no move behind.
-    std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(state(a)["fen"], START);
+    // The undo stopped it, long before its 60 s, and its move was dropped.
+    wait_metric(
+        a,
+        &[
+            "serve_searches_finished_total 1",
+            "serve_searches_failed_total 1",
+        ],
+        "the cancelled search did not end",
+    );
+    let s = state(a);
+    assert_eq!(s["fen"], START);
+    assert_eq!(moves(&s), Vec::<String>::new());
+    assert_eq!(s["thinking"], false);
     // And the engine still works afterwards.
     ok(a, "/api/new", json!({"engine": "p2", "depth": 1}));
     ok(a, "/api/move", json!({"move": "c3"}));
