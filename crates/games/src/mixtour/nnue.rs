@@ -20,7 +20,7 @@
 //! whose sums could leave that range, so they are exact.
 //!
 //! The file format, the integer forward pass, the accumulator kernels and
-//! the list of networks played are every game's (`crate::nnue`); this
+//! the list of networks played are every game's (`stackfish_nnue`); this
 //! module says what the Mixtour inputs are.
 
 use super::board::{Bits, Board};
@@ -49,13 +49,13 @@ pub const MAX_ACTIVE: usize = CELLS + 2 + 3;
 /// header's scope byte, its goals field).
 pub const GOALS: u8 = 0b111;
 
-pub use crate::nnue::{Accumulator, NetworkError, HEADER_BYTES, MAX_HIDDEN, QA, QB, VERSION};
+pub use stackfish_nnue::{Accumulator, NetworkError, HEADER_BYTES, MAX_HIDDEN, QA, QB, VERSION};
 
-/// The Mixtour network's shape in the shared format (`crate::nnue`).
+/// The Mixtour network's shape in the shared format (`stackfish_nnue`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MixtourNet;
 
-impl crate::nnue::Layout for MixtourNet {
+impl stackfish_nnue::Layout for MixtourNet {
     const GAME: &'static [u8; 8] = b"mixtour\0";
     const NAME: &'static str = "mixtour";
     const TITLE: &'static str = "Mixtour";
@@ -82,13 +82,11 @@ impl crate::nnue::Layout for MixtourNet {
 }
 
 /// The quantized Mixtour network.
-pub type Network = crate::nnue::Network<MixtourNet>;
+pub type Network = stackfish_nnue::Network<MixtourNet>;
 
-impl crate::nnue::Network<MixtourNet> {
-    /// Whether it evaluates games to `goal` points.
-    pub fn covers(&self, goal: u8) -> bool {
-        (1..=3).contains(&goal) && self.scope & (1 << (goal - 1)) != 0
-    }
+/// Whether `net` evaluates games to `goal` points.
+pub fn covers(net: &Network, goal: u8) -> bool {
+    (1..=3).contains(&goal) && net.scope & (1 << (goal - 1)) != 0
 }
 
 /// The networks compiled in (`crates/games/src/mixtour/`), each for the
@@ -97,7 +95,7 @@ impl crate::nnue::Network<MixtourNet> {
 /// made).
 const BUILT_IN: [&[u8]; 2] = [include_bytes!("net.bin"), include_bytes!("net-g23.bin")];
 
-static NETWORKS: crate::nnue::Networks<MixtourNet> = crate::nnue::Networks::new(&BUILT_IN);
+static NETWORKS: stackfish_nnue::Networks<MixtourNet> = stackfish_nnue::Networks::new(&BUILT_IN);
 
 /// The networks the evaluation uses, the first that covers a game's goal
 /// evaluating it: the one `install`ed, then the built-in ones.
@@ -114,7 +112,7 @@ pub fn network() -> Option<&'static Network> {
 /// The network that evaluates games to `goal` points, if any.
 #[inline]
 pub fn network_for(goal: u8) -> Option<&'static Network> {
-    networks().iter().find(|n| n.covers(goal))
+    networks().iter().find(|n| covers(n, goal))
 }
 
 /// Puts `net` before the built-in networks for the rest of the process,
@@ -235,7 +233,7 @@ pub fn refresh<B: Board>(pos: &Position<B>, acc: &mut Accumulator) {
 
 /// `refresh` with `net`.
 fn refresh_on<B: Board>(net: &Network, pos: &Position<B>, acc: &mut Accumulator) {
-    net.refresh(acc, |view, out| inputs(pos, view, out));
+    net.refresh(acc, Side::BOTH, |view, out| inputs(pos, view, out));
 }
 
 /// `out` for `child`, which is `pos` after `mv`, from `acc` (that of
@@ -248,7 +246,7 @@ pub fn update<B: Board>(
     out: &mut Accumulator,
 ) {
     match network_for(child.goal()) {
-        Some(net) if acc.valid => update_on(net, pos, mv, child, acc, out),
+        Some(net) if acc.is_valid() => update_on(net, pos, mv, child, acc, out),
         _ => out.invalidate(),
     }
 }
@@ -269,7 +267,7 @@ fn update_on<B: Board>(
         MoveKind::Stack { from, to, .. } => [Some(from), Some(to)],
         MoveKind::Pass => [None, None],
     };
-    net.update(acc, out, |view, delta| {
+    net.update(acc, out, Side::BOTH, |view, delta| {
         for cell in cells.into_iter().flatten() {
             let (was, is) = (pos.stack(cell), child.stack(cell));
             if !was.is_empty() {
@@ -296,7 +294,7 @@ fn update_on<B: Board>(
 /// and `update`; `None` where the network does not evaluate `pos`.
 #[inline]
 pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i32> {
-    if !acc.valid {
+    if !acc.is_valid() {
         return None;
     }
     let net = network_for(pos.goal())?;
@@ -306,7 +304,7 @@ pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i
 /// `evaluate_with` with `net`, from valid sums.
 #[inline]
 fn evaluate_on<B: Board>(net: &Network, pos: &Position<B>, acc: &Accumulator) -> i32 {
-    net.evaluate_kept(acc, pos.side_to_move(), &features(pos))
+    net.evaluate_kept(acc, pos.side_to_move().index(), &features(pos))
 }
 
 #[cfg(test)]
@@ -433,8 +431,8 @@ mod tests {
     fn the_built_in_networks_cover_one_to_three_towers() {
         let nets = networks();
         assert_eq!(nets.len(), 2);
-        assert!(nets[0].covers(1) && !nets[0].covers(2));
-        assert!(nets[1].covers(2) && nets[1].covers(3) && !nets[1].covers(1));
+        assert!(covers(&nets[0], 1) && !covers(&nets[0], 2));
+        assert!(covers(&nets[1], 2) && covers(&nets[1], 3) && !covers(&nets[1], 1));
         for goal in [2, 3] {
             let fen = |scores: &str| {
                 format!("x,1,x3/x4,22/x2,221,x2/2,2,x2,2211/11,x4 1 14,12 {scores} {goal} -")
@@ -570,7 +568,7 @@ mod tests {
         // A goal-2 network does not evaluate the goal-1 game.
         let mut two = net.clone();
         two.scope = 0b010;
-        assert!(two.covers(2) && !two.covers(1) && !two.covers(3));
+        assert!(covers(&two, 2) && !covers(&two, 1) && !covers(&two, 3));
     }
 
     #[test]
