@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 
 #[cfg(test)]
 use super::eval::features;
-use super::eval::{FEATURES, NAMES};
+use super::eval::{linear, FEATURES, NAMES};
 use super::tables::{BOARD, REACH, SIZE};
 use super::{CoinStack, CoinStackVariant, Move, MoveKind, Stack, COINS};
 use crate::{Game, Side};
@@ -464,8 +464,28 @@ pub fn linear_part(weights: &[i32]) -> Vec<i64> {
         .collect()
 }
 
+/// The evaluation of `pos` (`Game::evaluate`): the network's where it
+/// applies (Focus), the weighted features (`eval::linear`) elsewhere.
+#[inline(always)]
+pub fn evaluate(pos: &CoinStack) -> i32 {
+    match network_value(pos) {
+        Some(v) => v,
+        None => linear(pos),
+    }
+}
+
+/// `evaluate` from the network's sums kept for `pos` by the search
+/// (`Game::evaluate_with`).
+#[inline]
+pub fn evaluate_with(pos: &CoinStack, acc: &Accumulator) -> i32 {
+    match network_value_with(pos, acc) {
+        Some(v) => v,
+        None => linear(pos),
+    }
+}
+
 /// The network's evaluation of `pos`, if a network evaluates it.
-pub fn evaluate(pos: &CoinStack) -> Option<i32> {
+pub fn network_value(pos: &CoinStack) -> Option<i32> {
     Some(paired_of(pos)?.evaluate(pos))
 }
 
@@ -496,7 +516,7 @@ pub fn update(
 /// The network's evaluation of `pos` from `acc`, kept for it by `refresh`
 /// and `update`; `None` where no network evaluates `pos`.
 #[inline]
-pub fn evaluate_with(pos: &CoinStack, acc: &Accumulator) -> Option<i32> {
+pub fn network_value_with(pos: &CoinStack, acc: &Accumulator) -> Option<i32> {
     if !acc.is_valid() {
         return None;
     }

@@ -24,7 +24,7 @@
 //! module says what the Mixtour inputs are.
 
 use super::board::{Bits, Board};
-use super::eval::{features, FEATURES};
+use super::eval::{features, linear, FEATURES};
 use super::{MoveKind, Position, Stack};
 use crate::{Game, Side};
 
@@ -204,8 +204,31 @@ pub fn symmetric_input(input: usize, sym: usize) -> usize {
     crate::nnue::symmetric_square(cell, 5, sym) * CODES + code
 }
 
+/// The evaluation of `pos` (`Game::evaluate`): the network's where it
+/// applies (the standard game) and no term is ablated; the weighted
+/// features (`eval::linear`) elsewhere.
+#[inline(always)]
+pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
+    if crate::ablate::ABLATED.is_none() {
+        if let Some(v) = network_value(pos) {
+            return v;
+        }
+    }
+    linear(pos)
+}
+
+/// `evaluate` from the network's sums kept for `pos` by the search
+/// (`Game::evaluate_with`).
+#[inline]
+pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> i32 {
+    match network_value_with(pos, acc) {
+        Some(v) => v,
+        None => evaluate(pos),
+    }
+}
+
 /// The network's evaluation of `pos`, if there is a network and it applies.
-pub fn evaluate<B: Board>(pos: &Position<B>) -> Option<i32> {
+pub fn network_value<B: Board>(pos: &Position<B>) -> Option<i32> {
     if !applies(pos) {
         return None;
     }
@@ -293,7 +316,7 @@ fn update_on<B: Board>(
 /// The network's evaluation of `pos` from `acc`, kept for it by `refresh`
 /// and `update`; `None` where the network does not evaluate `pos`.
 #[inline]
-pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i32> {
+pub fn network_value_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i32> {
     if !acc.is_valid() {
         return None;
     }
@@ -413,15 +436,9 @@ mod tests {
             Mixtour::from_fen(&MixtourVariant::STANDARD, &format!("{board} 1 -")).unwrap();
         let five =
             Mixtour::from_fen(&MixtourVariant::FIVE_POINTS, &format!("{board} 5 -")).unwrap();
-        assert_eq!(
-            evaluate(&standard),
-            Some(super::super::eval::evaluate(&standard))
-        );
-        assert_eq!(evaluate(&five), None);
-        assert_eq!(
-            super::super::eval::evaluate(&five),
-            super::super::eval::linear(&five)
-        );
+        assert_eq!(network_value(&standard), Some(evaluate(&standard)));
+        assert_eq!(network_value(&five), None);
+        assert_eq!(evaluate(&five), super::super::eval::linear(&five));
     }
 
     /// The built-in networks cover goals 1, 2 and 3, a network each, and
@@ -439,7 +456,10 @@ mod tests {
             };
             let even = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen("0,0")).unwrap();
             let ahead = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen("1,0")).unwrap();
-            let (even, ahead) = (evaluate(&even).unwrap(), evaluate(&ahead).unwrap());
+            let (even, ahead) = (
+                network_value(&even).unwrap(),
+                network_value(&ahead).unwrap(),
+            );
             assert!(ahead > even + 50, "goal {goal}: {ahead} {even}");
         }
     }
@@ -455,7 +475,7 @@ mod tests {
             |side: u8| format!("x4,221/x,2,x3/x2,2221,x2/x3,2,x/2221,x4 {side} 17,10 0,0 1 -");
         let p1 = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen(1)).unwrap();
         let p2 = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen(2)).unwrap();
-        let (to_move, waiting) = (evaluate(&p1).unwrap(), evaluate(&p2).unwrap());
+        let (to_move, waiting) = (network_value(&p1).unwrap(), network_value(&p2).unwrap());
         assert!(to_move > 200 && waiting < 0, "{to_move} {waiting}");
     }
 
