@@ -349,7 +349,7 @@ fn use_network_of_environment() {
         .and_then(|bytes| {
             // A Focus file is Focus's; any other is read (and refused, with
             // the reason) as Mixtour's.
-            if stackfish::game::nnue::game_of(&bytes).as_deref() == Some("focus") {
+            if stackfish::nnue::game_of(&bytes).as_deref() == Some("focus") {
                 coinstack::nnue::Network::from_bytes(&bytes)
                     .map(|net| coinstack::nnue::install(Some(net)))
             } else {
