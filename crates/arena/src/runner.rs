@@ -15,7 +15,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use super::config::{EngineSpec, Limits, MatchConfig, Referee, Timeouts};
 use super::fastchess;
 use super::openings::{self, Opening, OpeningError};
-use super::referee::{forfeit_record, play_game, GameSetup};
+use super::referee::GameSetup;
 use super::report::{format_pair_table, pair_sentences, samples_words, EngineInfo, MatchInfo};
 use super::results::{
     check_writable, counts_for, final_verdict, fmt_elo, pair_reports, pair_stats, print_tables,
@@ -23,6 +23,7 @@ use super::results::{
     write_report, SprtSummary, Summary,
 };
 use super::schedule::{schedule_tournament, Scheduled, Shard};
+use super::seats::Seats;
 use super::stats::SprtVerdict;
 use super::ArenaError;
 use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, Spawner, StartError};
@@ -489,122 +490,111 @@ impl Ctx<'_, '_> {
 
 fn worker(ctx: &Ctx) {
     let cfg = ctx.cfg;
-    let mut slots: Vec<Option<Engine>> = (0..cfg.engines.len()).map(|_| None).collect();
-    loop {
-        if ctx.stopping() {
-            break;
-        }
-        let next = {
-            let Ok(mut s) = ctx.shared.lock() else { break };
-            // Checked under the lock that guards the crossing, so no game
-            // starts after the SPRT has decided.
-            if ctx.sprt_done.load(Ordering::SeqCst) {
-                break;
-            }
-            let g = s.queue.next();
-            if let Some(g) = &g {
-                let line = format!(
-                    "Started game {} of {} ({} vs {})",
-                    g.game, ctx.total, ctx.names[g.p1], ctx.names[g.p2]
-                );
-                ctx.say(&mut s, &line);
-            }
-            g
-        };
-        let Some(g) = next else { break };
+    let specs = cfg.engines.iter().collect();
+    let mut seats = Seats::new(specs, &cfg.game, cfg.timeouts, ctx.log.clone(), ctx.spawn);
+    while let Some(g) = next_game(ctx) {
         let opening = &ctx.suite[g.opening.min(ctx.suite.len() - 1)];
-        let setup = GameSetup {
-            game: g.game,
-            round: g.round,
-            opening_index: g.opening,
-            opening,
-            variant: &cfg.game,
-            event: &cfg.event,
-            names: [&ctx.names[g.p1], &ctx.names[g.p2]],
-            limits: [ctx.limits[g.p1], ctx.limits[g.p2]],
-            max_plies: cfg.maxplies,
-            resign: cfg.resign,
-            draw: cfg.draw,
-            tables: ctx.tables,
-            max_move_ms: cfg.timeouts.max_move_ms,
-            referee: cfg.referee,
+        let setup = game_setup(ctx, &g, opening);
+        let seated = match seats.start([g.p1, g.p2], &setup, &mut |_, _| {}) {
+            Ok(seated) => seated,
+            Err(e) => {
+                ctx.abort.store(true, Ordering::SeqCst);
+                if let Ok(mut s) = ctx.shared.lock() {
+                    s.error.get_or_insert(e);
+                }
+                break;
+            }
         };
-        // Start whatever is not running; a handshake failure forfeits the game.
-        let mut record = None;
-        for (side, idx) in [(0, g.p1), (1, g.p2)] {
-            if slots[idx].is_some() {
-                continue;
-            }
-            match Engine::start(
-                &cfg.engines[idx],
-                &cfg.game,
-                cfg.timeouts,
-                ctx.log.clone(),
-                g.game,
-                ctx.spawn,
-            ) {
-                Ok(e) => slots[idx] = Some(e),
-                Err(StartError::Spawn(e)) => {
-                    ctx.abort.store(true, Ordering::SeqCst);
-                    if let Ok(mut s) = ctx.shared.lock() {
-                        s.error.get_or_insert(e.into());
-                    }
-                    break;
-                }
-                Err(StartError::Fault(f)) => {
-                    if f.kind == stackfish_client::engine::FaultKind::Interrupted {
-                        break;
-                    }
-                    record = Some(forfeit_record(&setup, side, &f.text, opening));
-                    break;
-                }
-            }
-        }
         if ctx.stopping() {
             break;
         }
-        if record.is_none() {
-            let (Some(mut e1), Some(mut e2)) = (slots[g.p1].take(), slots[g.p2].take()) else {
-                break;
-            };
-            let played = play_game(&setup, [&mut e1, &mut e2]);
-            for (side, e, idx) in [(0, e1, g.p1), (1, e2, g.p2)] {
-                if played.restart[side] {
-                    e.kill();
+        let record = match seated {
+            Some(forfeit) => forfeit.record,
+            None => {
+                let played = seats.play([g.p1, g.p2], &setup);
+                if played.restart.iter().any(|&r| r) && stop_follows() {
+                    None
                 } else {
-                    slots[idx] = Some(e);
+                    played.record
                 }
             }
-            record = played.record;
-            if played.restart.iter().any(|&r| r) && stop_follows() {
-                record = None;
-            }
-        }
+        };
         let Some(rec) = record else { break };
-        let Ok(mut s) = ctx.shared.lock() else { break };
-        if let Err(e) = s.sinks.write(&rec) {
-            s.error.get_or_insert(e.into());
-            ctx.abort.store(true, Ordering::SeqCst);
+        if !keep(ctx, rec) {
             break;
         }
-        let annotation = if ctx.fastchess {
-            fastchess::annotation(&rec.termination, [&rec.player1, &rec.player2])
-        } else {
-            rec.termination.clone()
-        };
-        let line = format!(
-            "Finished game {} ({} vs {}): {} {{{annotation}}}",
-            rec.game, rec.player1, rec.player2, rec.result
-        );
-        ctx.say(&mut s, &line);
-        s.records.push(rec);
-        s.finished_now += 1;
-        check_sprt(ctx, &mut s);
-        progress(ctx, &mut s);
     }
-    for e in slots.into_iter().flatten() {
-        e.quit();
+    seats.quit();
+}
+
+/// The next game of the schedule, announced; `None` when the match stops
+/// (Ctrl-C, a failure, the SPRT decided) or every game is handed out.
+fn next_game(ctx: &Ctx) -> Option<Scheduled> {
+    if ctx.stopping() {
+        return None;
     }
+    let mut s = ctx.shared.lock().ok()?;
+    // Checked under the lock that guards the crossing, so no game
+    // starts after the SPRT has decided.
+    if ctx.sprt_done.load(Ordering::SeqCst) {
+        return None;
+    }
+    let g = s.queue.next()?;
+    let line = format!(
+        "Started game {} of {} ({} vs {})",
+        g.game, ctx.total, ctx.names[g.p1], ctx.names[g.p2]
+    );
+    ctx.say(&mut s, &line);
+    Some(g)
+}
+
+/// Everything about scheduled game `g` but the engines.
+fn game_setup<'a>(ctx: &'a Ctx, g: &Scheduled, opening: &'a Opening) -> GameSetup<'a> {
+    let cfg = ctx.cfg;
+    GameSetup {
+        game: g.game,
+        round: g.round,
+        opening_index: g.opening,
+        opening,
+        variant: &cfg.game,
+        event: &cfg.event,
+        names: [&ctx.names[g.p1], &ctx.names[g.p2]],
+        limits: [ctx.limits[g.p1], ctx.limits[g.p2]],
+        max_plies: cfg.maxplies,
+        resign: cfg.resign,
+        draw: cfg.draw,
+        tables: ctx.tables,
+        max_move_ms: cfg.timeouts.max_move_ms,
+        referee: cfg.referee,
+    }
+}
+
+/// Records a finished game and reports on it; `false` when the record
+/// cannot be written (the match stops).
+fn keep(ctx: &Ctx, rec: GameRecord) -> bool {
+    let Ok(mut s) = ctx.shared.lock() else {
+        return false;
+    };
+    if let Err(e) = s.sinks.write(&rec) {
+        s.error.get_or_insert(e.into());
+        ctx.abort.store(true, Ordering::SeqCst);
+        return false;
+    }
+    let annotation = if ctx.fastchess {
+        fastchess::annotation(&rec.termination, [&rec.player1, &rec.player2])
+    } else {
+        rec.termination.clone()
+    };
+    let line = format!(
+        "Finished game {} ({} vs {}): {} {{{annotation}}}",
+        rec.game, rec.player1, rec.player2, rec.result
+    );
+    ctx.say(&mut s, &line);
+    s.records.push(rec);
+    s.finished_now += 1;
+    check_sprt(ctx, &mut s);
+    progress(ctx, &mut s);
+    true
 }
 
 /// Whether a stop signal arrives within a moment of an engine fault. A

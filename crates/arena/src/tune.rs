@@ -24,7 +24,8 @@ use serde::{Deserialize, Serialize};
 
 use super::config::{EngineSpec, Limits, Referee, Timeouts};
 use super::openings::{self, Opening};
-use super::referee::{play_game, GameSetup};
+use super::referee::GameSetup;
+use super::seats::Seats;
 use super::ArenaError;
 use stackfish_client::engine::{Engine, Logger, Spawner, StartError};
 use stackfish_client::transport::INTERRUPTED;
@@ -393,30 +394,6 @@ fn read_trace(path: &Path) -> Result<(TraceHeader, Option<TraceLine>, Vec<u64>),
     Ok((header, last, done))
 }
 
-/// One worker's two engines, started on demand.
-struct Pair {
-    engines: [Option<Engine>; 2],
-}
-
-/// Start `spec` with nothing but its own options.
-fn start(cfg: &TuneConfig, spawn: Spawner, game_no: u32) -> Result<Engine, ArenaError> {
-    match Engine::start(
-        &cfg.engine,
-        &cfg.game,
-        cfg.timeouts,
-        Logger::default(),
-        game_no,
-        spawn,
-    ) {
-        Ok(e) => Ok(e),
-        Err(StartError::Spawn(e)) => Err(e.into()),
-        Err(StartError::Fault(f)) => Err(ArenaError::Spawn(format!(
-            "{}: {}",
-            cfg.engine.name, f.text
-        ))),
-    }
-}
-
 /// Checks that the engine takes every parameter (at its start value) and
 /// its fixed options; returns its option lines.
 pub fn check_engine(cfg: &TuneConfig, spawn: Spawner) -> Result<Vec<String>, ArenaError> {
@@ -452,19 +429,30 @@ fn score(record: &stackfish_record::GameRecord, plus_first: bool) -> Option<f64>
     Some(if plus_first { p1 } else { -p1 })
 }
 
-/// Plays iteration `pert`'s games on `pair`; theta+'s wins minus losses,
-/// or `None` when interrupted.
+/// Plays iteration `pert`'s games on `seats` (seat 0 plays theta+, seat 1
+/// theta-); theta+'s wins minus losses, or `None` when interrupted. An
+/// engine that fails its handshake forfeits the game, as in a match.
 fn play_iteration(
     cfg: &TuneConfig,
     limits: Limits,
     suite: &[Opening],
     order: &[usize],
     pert: &Perturbation,
-    pair: &mut Pair,
-    spawn: Spawner,
+    seats: &mut Seats,
 ) -> Result<Option<f64>, ArenaError> {
     let names = ["plus", "minus"];
     let values = [&pert.plus, &pert.minus];
+    // Each game sets the seat's values of this iteration.
+    let mut set_values = |seat: usize, e: &mut Engine| {
+        for (p, v) in cfg.params.iter().zip(values[seat]) {
+            if e.send(&format!("setoption name {} value {v}", p.name))
+                .is_err()
+            {
+                // Found dead: the game forfeits and restarts it.
+                break;
+            }
+        }
+    };
     let mut total = 0.0;
     for j in 0..cfg.pairs {
         let n = (pert.k - 1) * u64::from(cfg.pairs) + u64::from(j);
@@ -472,25 +460,7 @@ fn play_iteration(
         let opening = &suite[opening_index];
         for plus_first in [true, false] {
             let game_no = u32::try_from(2 * n + u64::from(!plus_first) + 1).unwrap_or(u32::MAX);
-            for (side, slot) in pair.engines.iter_mut().enumerate() {
-                if slot.is_none() {
-                    *slot = Some(start(cfg, spawn, game_no)?);
-                }
-                let Some(e) = slot.as_mut() else { continue };
-                for (p, v) in cfg.params.iter().zip(values[side]) {
-                    if e.send(&format!("setoption name {} value {v}", p.name))
-                        .is_err()
-                    {
-                        // Found dead: the game below forfeits and restarts it.
-                        break;
-                    }
-                }
-            }
-            let (Some(mut a), Some(mut b)) = (pair.engines[0].take(), pair.engines[1].take())
-            else {
-                return Ok(None);
-            };
-            let (first, second) = if plus_first { (0, 1) } else { (1, 0) };
+            let order = if plus_first { [0, 1] } else { [1, 0] };
             let setup = GameSetup {
                 game: game_no,
                 round: u32::try_from(pert.k).unwrap_or(u32::MAX),
@@ -498,7 +468,7 @@ fn play_iteration(
                 opening,
                 variant: &cfg.game,
                 event: "arena tune",
-                names: [names[first], names[second]],
+                names: order.map(|seat| names[seat]),
                 limits: [limits, limits],
                 max_plies: cfg.max_plies,
                 resign: None,
@@ -507,20 +477,10 @@ fn play_iteration(
                 max_move_ms: cfg.timeouts.max_move_ms,
                 referee: Referee::Rules,
             };
-            let played = if plus_first {
-                play_game(&setup, [&mut a, &mut b])
-            } else {
-                play_game(&setup, [&mut b, &mut a])
+            let played = match seats.start(order, &setup, &mut set_values)? {
+                Some(forfeit) => forfeit,
+                None => seats.play(order, &setup),
             };
-            let restart_plus = played.restart[first];
-            let restart_minus = played.restart[second];
-            for (e, restart, slot) in [(a, restart_plus, 0), (b, restart_minus, 1)] {
-                if restart {
-                    e.kill();
-                } else {
-                    pair.engines[slot] = Some(e);
-                }
-            }
             let Some(record) = played.record else {
                 return Ok(None);
             };
@@ -665,9 +625,9 @@ pub fn run_tune(
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1) {
             scope.spawn(|| {
-                let mut pair = Pair {
-                    engines: [None, None],
-                };
+                let specs = vec![&cfg.engine, &cfg.engine];
+                let mut seats =
+                    Seats::new(specs, &cfg.game, cfg.timeouts, Logger::default(), spawn);
                 while !stopping() {
                     let pert = {
                         let Ok(mut s) = state.lock() else { break };
@@ -681,8 +641,7 @@ pub fn run_tune(
                         };
                         s.spsa.perturb(k)
                     };
-                    let result =
-                        play_iteration(cfg, limits, &suite, &order, &pert, &mut pair, spawn);
+                    let result = play_iteration(cfg, limits, &suite, &order, &pert, &mut seats);
                     let Ok(mut s) = state.lock() else { break };
                     let result = match result {
                         Ok(Some(r)) => r,
@@ -719,9 +678,7 @@ pub fn run_tune(
                         }
                     }
                 }
-                for e in pair.engines.into_iter().flatten() {
-                    e.quit();
-                }
+                seats.quit();
             });
         }
     });
