@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::html::escape;
+use super::escape;
 use crate::stats::signed;
 
 /// Chart size in SVG user units, and the margin kept for tick labels.

@@ -6,7 +6,8 @@ use std::fmt::Write;
 
 use super::chart::{chart, Line};
 use super::{
-    cross_table, pair_table, rating_table, HtmlReport, MatchInfo, ProgressPoint, Series, Table,
+    cross_table, escape, pair_table, rating_table, HtmlReport, MatchInfo, ProgressPoint, Series,
+    Table,
 };
 use crate::referee::fault_of;
 use crate::stats::{signed, EloReading, SprtConfig};
@@ -435,20 +436,4 @@ pub(super) fn opening_text(g: &GameRecord) -> String {
         (None, Some(fen)) => fen.to_string(),
         (None, None) => "start".to_string(),
     }
-}
-
-/// Escapes text for HTML element content and attribute values.
-pub(super) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }

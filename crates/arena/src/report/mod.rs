@@ -14,7 +14,6 @@ use std::fmt::Write;
 mod chart;
 mod html;
 
-use html::escape;
 pub use html::{render_html, CHART_POINTS, MOVES_KEPT};
 
 /// Everything printed about one pairing, from the first engine's side.
@@ -444,6 +443,22 @@ pub fn format_cross_table(cross: &CrossTable) -> String {
 /// values (no games yet, nElo of identical results) print as "-".
 pub fn format_pair_table(pairs: &[PairReport]) -> String {
     pair_table(pairs).text()
+}
+
+/// Escapes text for HTML element content and attribute values.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
