@@ -28,6 +28,9 @@ pub const STOP_GRACE: Duration = Duration::from_secs(2);
 pub const MOVE_MARGIN_MS: u64 = DEFAULT_TIME_MARGIN_MS + MOVE_GRACE_MS + 400;
 /// Startup, ping and the first `readyok` of an external engine.
 pub const DEFAULT_STARTUP_MS: u64 = 10_000;
+/// An engine searching `go nodes N` for a review is given up on after
+/// this: ten million nodes (the review's most) take a few seconds.
+pub const NODES_DEADLINE: Duration = Duration::from_secs(60);
 /// The engine keys (the arena's syntax) that make sense for the board: the page sets
 /// each search's limit, so `tc`, `st`, `depth`, `nodes` are refused.
 const ENGINE_KEYS: &[&str] = &["name", "cmd", "args", "proto", "dir"];
@@ -169,9 +172,11 @@ impl Searcher for Builtin {
             Some(s) if s.variant() == job.variant => s,
             _ => engine::new_session(job.variant).ok_or(EngineError::Unplayed(job.variant))?,
         };
-        if self.round != Some(job.round) {
-            // Fresh heuristics and a new level seed for each game.
+        if self.round != Some(job.round) || job.fresh {
+            // Fresh heuristics and a new level seed for each game (and a
+            // cleared table for a review's first search).
             session.new_game();
+            self.shared.tt.clear();
             self.round = Some(job.round);
         }
         let moves: Vec<&str> = job.moves.iter().map(String::as_str).collect();
@@ -186,6 +191,10 @@ impl Searcher for Builtin {
             },
             JobLimit::Infinite => GoParams {
                 infinite: true,
+                ..GoParams::default()
+            },
+            JobLimit::Nodes { nodes } => GoParams {
+                nodes: Some(nodes),
                 ..GoParams::default()
             },
         };
@@ -315,7 +324,7 @@ impl External {
             name: name.clone(),
             text: f.text,
         };
-        if self.round != Some(job.round) {
+        if self.round != Some(job.round) || job.fresh {
             engine.new_game().map_err(fault)?;
             self.round = Some(job.round);
         }
@@ -356,6 +365,9 @@ impl Searcher for External {
             }
             // Analysis ends with `stop`; the grace after it is the deadline.
             JobLimit::Infinite => Instant::now() + Duration::from_secs(365 * 24 * 3600),
+            // An engine that does not count nodes (or counts slowly) is
+            // given up on, as a move's search is.
+            JobLimit::Nodes { .. } => Instant::now() + NODES_DEADLINE,
         };
         let result = engine.search_live(&position, &go, deadline, stop, STOP_GRACE, &mut |l| {
             if let Some(r) = Report::from_line(l) {
