@@ -68,6 +68,10 @@ pub struct GotoRequest {
 pub struct FenRequest {
     pub fen: String,
     pub variant: Option<String>,
+    /// Moves played from the position, separated by spaces (as
+    /// `stackfish analyse --moves` takes them): the board shows the
+    /// position after them.
+    pub moves: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -359,6 +363,8 @@ impl ReviewView {
 /// One move of a review.
 #[derive(Clone, Debug, Serialize)]
 pub struct ReviewMoveView {
+    /// Who played it: `p1` or `p2`.
+    pub side: &'static str,
     /// `null` for a good move and for one not judged yet.
     pub class: Option<Mark>,
     /// The expected score it cost its player; `null` until judged.

@@ -205,6 +205,9 @@ fn stepping_through_the_line_keeps_the_review_and_a_new_move_drops_it() {
     assert_eq!(s["marks"], json!([null, null]));
     let (status, _) = call(&app, "GET", "/api/review", "");
     assert_eq!(status, 409);
+    // Another game has no review at all.
+    call(&app, "POST", "/api/new", "");
+    assert_eq!(state(&app)["review"], Value::Null);
 }
 
 #[test]

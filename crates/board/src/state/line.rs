@@ -135,7 +135,7 @@ impl App {
         st.date = self.today();
         st.reset_line();
         st.loaded = None;
-        self.line_changed(&mut st, "a new game began");
+        self.new_line(&mut st);
         self.bump(&mut st);
         self.next_search(&mut st, true)?;
         Ok(self.view(&st))
@@ -276,6 +276,13 @@ impl App {
         let mut game = new_game_of(&variant)?;
         game.set_fen(req.fen.trim())
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        let moves = req.moves.as_deref().unwrap_or("");
+        for (i, mv) in moves.split_whitespace().enumerate() {
+            play_checked(game.as_mut(), mv).map_err(|e| ApiError {
+                message: format!("move {} of the moves, {mv}: {}", i + 1, e.message),
+                ..e
+            })?;
+        }
         let mut st = lock(&self.state);
         self.cancel_search(&mut st);
         st.game = game;
@@ -283,7 +290,7 @@ impl App {
         st.date = self.today();
         st.reset_line();
         st.loaded = None;
-        self.line_changed(&mut st, "a position was loaded");
+        self.new_line(&mut st);
         self.bump(&mut st);
         self.next_search(&mut st, false)?;
         Ok(self.view(&st))
@@ -334,7 +341,7 @@ impl App {
             record: replayed.record,
             stopped: replayed.stopped,
         });
-        self.line_changed(&mut st, "a record was loaded");
+        self.new_line(&mut st);
         self.bump(&mut st);
         self.next_search(&mut st, false)?;
         Ok(self.view(&st))

@@ -420,6 +420,14 @@ impl App {
         self.bump(st);
     }
 
+    /// Another game is shown (a new game, a loaded position or record):
+    /// the review of the old one goes, its search cancelled; the record
+    /// loaded goes unless the line is still its own.
+    pub(super) fn new_line(&self, st: &mut State) {
+        self.line_changed(st, "another game is shown");
+        st.review = ReviewSlot::None;
+    }
+
     /// What the page reads of the review, if there is one.
     pub(super) fn review_view(&self, st: &State) -> Option<ReviewView> {
         let run = match &st.review {
@@ -457,6 +465,7 @@ impl App {
                 .moves
                 .iter()
                 .map(|m| ReviewMoveView {
+                    side: side_name(m.side),
                     class: m.class,
                     loss: m.loss,
                     best: m.best.clone(),
