@@ -1767,3 +1767,58 @@ fn serve_refuses_a_silo_table_folder_it_cannot_read() {
         "{out}"
     );
 }
+
+/// Player 2 to move with one saving move, c2e2; 2c2e2 instead lets player
+/// 1 win at once (a "save 2" of the tactics suite).
+const SAVE: &str = "x,2212,x,1,x/x,21,x3/x5/x2,2121,x,22/x,12,x2,1 2 13,11 0,0 1 e1e2";
+
+#[test]
+fn a_review_by_the_servers_engine_marks_the_blunder_and_loads_back() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let s = ok(a, "/api/fen", json!({"fen": SAVE, "moves": "2c2e2"}));
+    assert_eq!(moves(&s), ["2c2e2"]);
+    let s = ok(a, "/api/review/start", json!({"nodes": 50_000}));
+    assert_eq!(s["review"]["total"], 2);
+    let s = wait_for(a, 30, "the review", |s| s["review"]["state"] == "done");
+    assert_eq!(s["marks"], json!(["blunder"]));
+    assert_eq!(s["review"]["moves"][0]["best"], "c2e2");
+    assert_eq!(s["evals"][1]["mate"], 1, "player 1 wins at once: {s}");
+    let pgn = get(a, "/api/review/pgn");
+    assert_eq!(pgn.status, 200);
+    assert!(pgn
+        .header("Content-Disposition")
+        .unwrap()
+        .starts_with("attachment; filename=\"stackfish-mixtour-1-review.pgn\""));
+    assert!(pgn.body.contains("2c2e2 $4"), "{}", pgn.body);
+    // The annotated game reads back as the same game.
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let s = ok(a, "/api/load", json!({"text": pgn.body, "name": "r.pgn"}));
+    assert_eq!(
+        (s["start_fen"].as_str(), moves(&s)),
+        (Some(SAVE), vec!["2c2e2".to_string()])
+    );
+    assert_eq!(s["review"], Value::Null);
+    // A game the goal ended: its last position is the result, not searched.
+    let s = ok(a, "/api/fen", json!({"fen": WIN_IN_ONE, "moves": "a5a1"}));
+    assert_eq!(s["outcome"]["over"], true);
+    ok(a, "/api/review/start", json!({"nodes": 1_000}));
+    let s = wait_for(a, 30, "the review", |s| s["review"]["state"] == "done");
+    assert_eq!(s["review"]["total"], 1);
+    assert_eq!(s["evals"][1]["mate"], 1);
+    let won = s["fen"].clone();
+    // A move list with a bad move names it; the game stays.
+    let r = post(
+        a,
+        "/api/fen",
+        &json!({"fen": START, "moves": "c3 zz9"}).to_string(),
+    );
+    assert_eq!(r.status, 400);
+    assert!(
+        r.error().starts_with("move 2 of the moves, zz9: "),
+        "{}",
+        r.body
+    );
+    assert_eq!(state(a)["fen"], won);
+}

@@ -25,16 +25,18 @@ use stackfish_games::Outcome;
 use stackfish_record::GameRecord;
 use stackfish_review::{Model, PositionReview, Review, ReviewGame, Reviewer, Stopped};
 
-/// Nodes a position when the request names none. Chosen for the board in
-/// the browser (docs/playing.md, "Reviewing a game on the board"): the
-/// engine in WebAssembly searches 50,000 nodes in about 30 ms on a desktop
-/// core, so a 40-ply game takes about 1.3 s there and a few seconds on a
-/// phone four times slower; below 20,000-50,000 nodes the review's own
-/// noise marks good moves.
-pub const DEFAULT_REVIEW_NODES: u64 = 50_000;
+/// Nodes a position when the request names none, and the page's default.
+/// Chosen for the board in the browser (docs/playing.md, "Reviewing a game
+/// on the board"): the static site's end-to-end test measured 104 ms a
+/// position at 50,000 nodes in chromium on this project's shared 2-core
+/// machine under load, about 480,000 nodes a second; at 20,000 a 40-ply
+/// game takes about 1.7 s there, and a few seconds on a phone a few times
+/// slower. Fewer nodes make a noisier review (docs/playing.md,
+/// "Inaccuracies, mistakes and blunders").
+pub const DEFAULT_REVIEW_NODES: u64 = 20_000;
 /// Fewer nodes than this give a review of noise.
 pub const MIN_REVIEW_NODES: u64 = 1_000;
-/// About ten seconds a position natively; a 40-ply game takes minutes.
+/// Seconds a position; a 40-ply game takes minutes.
 pub const MAX_REVIEW_NODES: u64 = 10_000_000;
 
 /// A review of the line, running or ended.
