@@ -1822,3 +1822,81 @@ fn a_review_by_the_servers_engine_marks_the_blunder_and_loads_back() {
     );
     assert_eq!(state(a)["fen"], won);
 }
+
+#[test]
+fn a_silo_review_takes_the_tables_exact_values() {
+    const SMALL: &str = "11/22/11/22 1";
+    let dir = temp_dir("silo-review-tables");
+    let table = dir.join("small.tbl");
+    let (code, out) = stackfish(&["solve", "--fen", SMALL, "--write", table.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    let (tables, _) = stackfish::tablebase::TableSet::open_folder(&dir).expect("opens");
+    let srv = WebServer::start_with(
+        "127.0.0.1",
+        0,
+        stackfish::web::ServeOptions {
+            silo_tables: Some(tables),
+            ..Default::default()
+        },
+    )
+    .expect("server starts");
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"variant": "silo", "engine": "none"}));
+    let mut s = ok(a, "/api/fen", json!({"fen": SMALL}));
+    // Along the table's best line, the first position whose side to move
+    // wins but has a move that throws the win away.
+    let mut path: Vec<String> = Vec::new();
+    let (best, thrown) = loop {
+        let view = s["table"].clone();
+        assert!(view.is_object(), "the table covers the line: {s}");
+        let best = view["moves"][0]["move"].as_str().unwrap().to_string();
+        let thrown = view["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["result"] != "win")
+            .map(|m| m["move"].as_str().unwrap().to_string());
+        if let (true, Some(thrown)) = (view["result"] == "win", thrown) {
+            break (best, thrown);
+        }
+        assert!(path.len() < 40, "no win to throw away along {path:?}");
+        s = ok(a, "/api/move", json!({"move": best}));
+        path.push(best);
+    };
+    // The best move keeps the win: nothing marked; the other throws it
+    // away: a blunder, with the table's best move as the better one. The
+    // values are the table's, forced wins and losses, at a budget far too
+    // small to see them by search.
+    for (mv, mark) in [(&best, Value::Null), (&thrown, json!("blunder"))] {
+        let line = [path.clone(), vec![mv.clone()]].concat();
+        ok(
+            a,
+            "/api/fen",
+            json!({"fen": SMALL, "moves": line.join(" ")}),
+        );
+        ok(a, "/api/review/start", json!({"nodes": 1_000}));
+        let s = wait_for(a, 30, "the review", |s| s["review"]["state"] == "done");
+        let mut marks = vec![Value::Null; path.len()];
+        marks.push(mark.clone());
+        assert_eq!(s["marks"], json!(marks), "{line:?}: {s}");
+        let n = path.len();
+        let before = s["evals"][n]["mate"].as_i64().unwrap();
+        assert_eq!(before > 0, n % 2 == 0, "the winner's side, exact: {s}");
+        let after = &s["evals"][n + 1];
+        if mark.is_null() {
+            assert_eq!(
+                after["mate"].as_i64().map(|m| m > 0),
+                Some(before > 0),
+                "{after}"
+            );
+        } else {
+            assert_eq!(s["review"]["moves"][n]["best"], best.as_str());
+            assert_ne!(
+                after["mate"].as_i64().map(|m| m > 0),
+                Some(before > 0),
+                "{after}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

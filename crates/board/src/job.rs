@@ -22,6 +22,10 @@ pub struct Job {
     /// (its table cleared): a review's first search, so that a review
     /// depends on its game alone.
     pub fresh: bool,
+    /// stackfish answers from the host's endgame tables where they cover
+    /// the position (a review: exact values); a player's engine and the
+    /// analysis search without them.
+    pub tables: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,6 +187,7 @@ mod tests {
             level: 7,
             multipv: 2,
             fresh: false,
+            tables: false,
         }
     }
 

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use stackfish_board::{Finish, Job, JobLimit, Report};
 use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, StartError};
 use stackfish_client::spec::{EngineSpec, Timeouts, DEFAULT_TIME_MARGIN_MS, MOVE_GRACE_MS};
-use stackfish_engine::{self as engine, BestMove, GoParams, Options, Session};
+use stackfish_engine::{self as engine, BestMove, GoParams, Options, Session, SharedTables};
 
 use super::error::{EngineError, RosterError};
 use stackfish_search::Shared;
@@ -40,6 +40,8 @@ const ENGINE_KEYS: &[&str] = &["name", "cmd", "args", "proto", "dir"];
 pub struct Roster {
     specs: Vec<EngineSpec>,
     timeouts: Timeouts,
+    /// The Silo tables stackfish answers a review's searches from.
+    tables: Option<SharedTables>,
 }
 
 impl Roster {
@@ -74,7 +76,18 @@ impl Roster {
             ping_ms: startup_ms,
             ..Timeouts::default()
         };
-        Ok(Roster { specs, timeouts })
+        Ok(Roster {
+            specs,
+            timeouts,
+            tables: None,
+        })
+    }
+
+    /// stackfish answers the searches that ask for tables (a review's)
+    /// from `tables`.
+    pub fn with_tables(mut self, tables: Option<SharedTables>) -> Roster {
+        self.tables = tables;
+        self
     }
 
     /// Starts each `--engine` once (for the board's first game) and stops it again, so a
@@ -115,7 +128,7 @@ impl Roster {
     /// their first search).
     pub fn searcher(&self, name: &str) -> Option<Box<dyn Searcher>> {
         if name == BUILTIN {
-            return Some(Box::new(Builtin::new()));
+            return Some(Box::new(Builtin::new(self.tables.clone())));
         }
         let spec = self.specs.iter().find(|s| s.name == name)?;
         Some(Box::new(External::new(spec, self.timeouts)))
@@ -149,14 +162,17 @@ struct Builtin {
     session: Option<Session>,
     shared: Arc<Shared>,
     round: Option<u64>,
+    /// The endgame tables of the server, for the searches that ask.
+    tables: Option<SharedTables>,
 }
 
 impl Builtin {
-    fn new() -> Builtin {
+    fn new(tables: Option<SharedTables>) -> Builtin {
         Builtin {
             session: None,
             shared: Arc::new(Shared::new(HASH_MB)),
             round: None,
+            tables,
         }
     }
 }
@@ -206,7 +222,11 @@ impl Searcher for Builtin {
             move_overhead_ms: 0,
             level: job.level,
             multipv: usize::from(job.multipv),
-            tables: None,
+            tables: if job.tables {
+                self.tables.clone()
+            } else {
+                None
+            },
         };
         self.shared.arm();
         let shared = &self.shared;

@@ -301,6 +301,7 @@ impl App {
             level: MAX_LEVEL,
             multipv: 1,
             fresh: run.reviewer.done() == 0,
+            tables: true,
         };
         let player = Player {
             engine: run.engine.clone(),

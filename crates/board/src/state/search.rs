@@ -190,6 +190,7 @@ impl App {
             level: player.level,
             multipv,
             fresh: false,
+            tables: false,
         };
         let (ply, side) = (st.ply(), st.game.side_to_move());
         self.launch(st, role, player, job, ply, side)?;
