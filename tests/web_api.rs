@@ -1900,3 +1900,40 @@ fn a_silo_review_takes_the_tables_exact_values() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn every_game_the_board_plays_is_reviewed() {
+    let srv = server();
+    let a = srv.addr();
+    let games = [
+        json!({"variant": "mixtour-5", "engine": "none", "board": "square_5x5_no_corners"}),
+        json!({"variant": "silo", "engine": "none"}),
+        json!({"variant": "coinstack", "engine": "none"}),
+        json!({"variant": "focus", "engine": "none"}),
+        json!({"variant": "castle", "engine": "none"}),
+    ];
+    for game in games {
+        let mut s = ok(a, "/api/new", game.clone());
+        for i in 0..4 {
+            let legal = s["legal_moves"].as_array().unwrap();
+            let mv = legal[(i * 5) % legal.len()].clone();
+            s = ok(a, "/api/move", json!({"move": mv}));
+        }
+        ok(a, "/api/review/start", json!({"nodes": 1_000}));
+        let s = wait_for(a, 60, "the review", |s| s["review"]["state"] != "running");
+        assert_eq!(s["review"]["state"], "done", "{game}: {}", s["review"]);
+        assert_eq!(s["review"]["total"], 5, "{game}");
+        assert!(
+            s["evals"].as_array().unwrap().iter().all(|e| e.is_object()),
+            "{game}: every position evaluated: {}",
+            s["evals"]
+        );
+        let accuracy = &s["review"]["accuracy"];
+        assert!(
+            accuracy["p1"].is_number() && accuracy["p2"].is_number(),
+            "{game}: {accuracy}"
+        );
+        let pgn = get(a, "/api/review/pgn");
+        assert_eq!(pgn.status, 200, "{game}: {}", pgn.body);
+    }
+}
