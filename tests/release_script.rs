@@ -1,8 +1,10 @@
 //! tools/release.sh's fault paths, run with a PATH of the system's tools
-//! less the one under test and stand-ins for cargo and rustup (the full
-//! release takes too long for a test): a missing tool gives the one line
-//! naming what to install and leaves no folder; a failed build leaves none;
-//! a finished one is renamed into place with its SHA256SUMS.
+//! less the ones under test and stand-ins for cargo, rustc and rustup (the
+//! full release takes too long for a test): every missing tool gives one
+//! line naming what installs it, all in one run, and nothing is built and
+//! no folder is left; a failed build leaves none; a finished one is renamed
+//! into place with its SHA256SUMS; `--help` prints the usage. The same for
+//! the build-*.sh scripts it calls.
 
 #![cfg(unix)]
 
@@ -19,6 +21,7 @@ const ALL_TARGETS: &str = "x86_64-unknown-linux-gnu aarch64-unknown-linux-gnu \
 /// Never linked from the system, so that a test decides whether they exist.
 const NEVER_LINKED: &[&str] = &[
     "cargo",
+    "rustc",
     "rustup",
     "cargo-deb",
     "maturin",
@@ -36,7 +39,8 @@ const CARGO: &str = r#"#!/bin/sh
 # cargo for tools/release.sh's tests: `deb --version` works unless
 # STUB_NO_CARGO_DEB; `build --target T` writes stand-in .exe files into
 # $CARGO_TARGET_DIR/T/dist (release.sh builds in the dist profile), or
-# fails when STUB_BUILD_FAILS.
+# fails when STUB_BUILD_FAILS. Every call is logged to $STUB_LOG.
+echo "cargo $*" >>"$STUB_LOG"
 case "$1" in
     deb) [ -z "$STUB_NO_CARGO_DEB" ] ;;
     build)
@@ -54,6 +58,19 @@ esac
 const RUSTUP: &str = r#"#!/bin/sh
 # rustup for tools/release.sh's tests: lists $STUB_TARGETS as installed.
 [ "$1 $2 $3" = "target list --installed" ] && for t in $STUB_TARGETS; do echo "$t"; done
+exit 0
+"#;
+
+const RUSTC: &str = r#"#!/bin/sh
+# rustc for tools/build-deb.sh's tests: an x86-64 Linux host.
+[ "$1" = -vV ] && echo "host: x86_64-unknown-linux-gnu"
+exit 0
+"#;
+
+/// The stand-in cross linkers: they link nothing (the stand-in cargo builds
+/// nothing), and name a C library as gcc does when it has one.
+const LINKER: &str = r#"#!/bin/sh
+case "$1" in -print-file-name=*) echo "/stub/sysroot/lib/${1#-print-file-name=}" ;; esac
 exit 0
 "#;
 
@@ -99,8 +116,8 @@ impl Scratch {
         let linkers = CROSS_LINKERS
             .iter()
             .filter(|name| !without.contains(name))
-            .map(|&name| (name, "#!/bin/sh\nexit 0\n"));
-        for (name, text) in [("cargo", CARGO), ("rustup", RUSTUP)]
+            .map(|&name| (name, LINKER));
+        for (name, text) in [("cargo", CARGO), ("rustup", RUSTUP), ("rustc", RUSTC)]
             .into_iter()
             .chain(linkers)
         {
@@ -109,6 +126,21 @@ impl Scratch {
             std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
         }
         bin.display().to_string()
+    }
+
+    /// The checkout as the scripts see it: a link to it in the scratch
+    /// folder, whose path has no space even where the clone's has (a
+    /// release refuses such a path; see `a_path_with_a_space_is_refused`).
+    fn checkout(&self) -> PathBuf {
+        self.checkout_at("checkout")
+    }
+
+    fn checkout_at(&self, name: &str) -> PathBuf {
+        let link = self.dir.join(name);
+        if !link.exists() {
+            symlink(ROOT, &link).expect("link to the checkout");
+        }
+        link
     }
 
     fn out(&self) -> PathBuf {
@@ -126,11 +158,46 @@ impl Scratch {
         names
     }
 
+    /// Where the stand-in cargo logs its calls.
+    fn cargo_log(&self) -> PathBuf {
+        self.dir.join("cargo.log")
+    }
+
+    /// The calls that built something: none when a script stops first.
+    fn builds(&self) -> Vec<String> {
+        std::fs::read_to_string(self.cargo_log())
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| l.starts_with("cargo build") || l.starts_with("cargo deb --no-build"))
+            .map(str::to_string)
+            .collect()
+    }
+
     fn release(&self, path: &str, env: &[(&str, &str)], args: &[&str]) -> Output {
+        let out = self.out().display().to_string();
+        let mut all = vec!["--out", out.as_str()];
+        all.extend_from_slice(args);
+        self.script("release.sh", path, env, &all)
+    }
+
+    /// tools/SCRIPT run with `path` as its PATH, its builds in the scratch
+    /// folder.
+    fn script(&self, script: &str, path: &str, env: &[(&str, &str)], args: &[&str]) -> Output {
+        self.script_from(&self.checkout(), script, path, env, args)
+    }
+
+    /// tools/SCRIPT of the checkout seen at `checkout`.
+    fn script_from(
+        &self,
+        checkout: &Path,
+        script: &str,
+        path: &str,
+        env: &[(&str, &str)],
+        args: &[&str],
+    ) -> Output {
         let mut command = Command::new("/bin/bash");
         command
-            .arg(Path::new(ROOT).join("tools/release.sh"))
-            .args(["--out", &self.out().display().to_string()])
+            .arg(checkout.join("tools").join(script))
             .args(args)
             .env_clear()
             .env("PATH", path)
@@ -140,12 +207,16 @@ impl Scratch {
             )
             .env("TMPDIR", &self.dir)
             .env("RELEASE_TARGET_DIR", self.dir.join("target"))
+            .env("CARGO_TARGET_DIR", self.dir.join("target"))
             .env("SOURCE_DATE_EPOCH", "1700000000")
-            .env("STUB_TARGETS", ALL_TARGETS);
+            .env("STUB_TARGETS", ALL_TARGETS)
+            .env("STUB_LOG", self.cargo_log());
         for (k, v) in env {
             command.env(k, v);
         }
-        command.output().expect("bash runs tools/release.sh")
+        command
+            .output()
+            .unwrap_or_else(|e| panic!("bash runs tools/{script}: {e}"))
     }
 }
 
@@ -159,12 +230,17 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// The release stops before building: exit 1, exactly `line` on stderr,
-/// nothing in the out folder's parent.
-fn assert_missing(scratch: &Scratch, out: Output, line: &str) {
+/// The script stops before building: exit 1, exactly `lines` on stderr,
+/// no build started, nothing in the out folder's parent.
+fn assert_missing(scratch: &Scratch, out: Output, lines: &[&str]) {
     let err = text(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr: {err}");
-    assert_eq!(err.lines().collect::<Vec<_>>(), vec![line], "stderr: {err}");
+    assert_eq!(err.lines().collect::<Vec<_>>(), lines, "stderr: {err}");
+    assert_eq!(
+        scratch.builds(),
+        Vec::<String>::new(),
+        "built before stopping"
+    );
     assert!(
         scratch.left().is_empty(),
         "left behind: {:?}",
@@ -180,7 +256,7 @@ fn a_missing_cross_compiler_names_its_debian_package() {
     assert_missing(
         &s,
         out,
-        "release: x86_64-w64-mingw32-gcc is missing; install it with: apt-get install gcc-mingw-w64-x86-64",
+        &["release: x86_64-w64-mingw32-gcc is missing; install it with: apt-get install gcc-mingw-w64-x86-64"],
     );
 
     let s = Scratch::new("aarch64-gcc");
@@ -189,7 +265,7 @@ fn a_missing_cross_compiler_names_its_debian_package() {
     assert_missing(
         &s,
         out,
-        "release: aarch64-linux-gnu-gcc is missing; install it with: apt-get install gcc-aarch64-linux-gnu",
+        &["release: aarch64-linux-gnu-gcc is missing; install it with: apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross"],
     );
 }
 
@@ -205,7 +281,7 @@ fn a_missing_rust_target_names_the_rustup_command() {
     assert_missing(
         &s,
         out,
-        "release: the Rust target x86_64-pc-windows-gnu is missing; install it with: rustup target add x86_64-pc-windows-gnu",
+        &["release: the Rust target x86_64-pc-windows-gnu is missing; install it with: rustup target add x86_64-pc-windows-gnu"],
     );
 }
 
@@ -221,17 +297,229 @@ fn missing_cargo_deb_and_maturin_name_their_installs() {
     assert_missing(
         &s,
         out,
-        "release: cargo-deb is missing; install it with: cargo install cargo-deb --locked",
+        &["release: cargo-deb is missing; install it with: cargo install cargo-deb --locked"],
     );
 
+    // All three PyPI tools at once (no python3, so no `python3 -m ziglang`).
     let s = Scratch::new("maturin");
-    let path = s.path_without(&[]);
+    let path = s.path_without(&["python3"]);
     let out = s.release(&path, &[], &["--only", "python"]);
     assert_missing(
         &s,
         out,
-        "release: maturin is missing; install it with: pip install maturin==1.16.0",
+        &[
+            "release: maturin is missing; install it with: pip install maturin==1.16.0",
+            "release: zig is missing; install it with: pip install ziglang==0.17.1",
+            "release: auditwheel is missing; install it with: pip install auditwheel==6.8.2",
+        ],
     );
+}
+
+#[test]
+fn every_missing_tool_of_a_full_release_is_named_in_one_run() {
+    let s = Scratch::new("all-missing");
+    let path = s.path_without(&[
+        "x86_64-w64-mingw32-gcc",
+        "zip",
+        "readelf",
+        "dpkg-deb",
+        "python3",
+        "rsvg-convert",
+        "npm",
+    ]);
+    // Only the host's target: aarch64 (Linux and the wheel) and wasm32
+    // (npm and the site) are each needed by two parts, named once.
+    let out = s.release(
+        &path,
+        &[
+            ("STUB_TARGETS", "x86_64-unknown-linux-gnu"),
+            ("STUB_NO_CARGO_DEB", "1"),
+        ],
+        &[],
+    );
+    assert_missing(
+        &s,
+        out,
+        &[
+            "release: cargo-deb is missing; install it with: cargo install cargo-deb --locked",
+            "release: readelf is missing; install it with: apt-get install binutils",
+            "release: dpkg-deb is missing; install it with: apt-get install dpkg",
+            "release: the Rust target aarch64-unknown-linux-gnu is missing; install it with: rustup target add aarch64-unknown-linux-gnu",
+            "release: the Rust target x86_64-pc-windows-gnu is missing; install it with: rustup target add x86_64-pc-windows-gnu",
+            "release: x86_64-w64-mingw32-gcc is missing; install it with: apt-get install gcc-mingw-w64-x86-64",
+            "release: zip is missing; install it with: apt-get install zip",
+            "release: maturin is missing; install it with: pip install maturin==1.16.0",
+            "release: zig is missing; install it with: pip install ziglang==0.17.1",
+            "release: auditwheel is missing; install it with: pip install auditwheel==6.8.2",
+            "release: the Rust target wasm32-unknown-unknown is missing; install it with: rustup target add wasm32-unknown-unknown",
+            "release: rsvg-convert is missing; install it with: apt-get install librsvg2-bin",
+            "release: npm is missing; install it with: apt-get install npm",
+        ],
+    );
+    assert!(
+        !s.dir.join("target").exists(),
+        "a build folder was made before stopping"
+    );
+}
+
+#[test]
+fn the_cross_c_library_is_asked_of_the_cross_gcc() {
+    // A cross gcc that finds no libc.so echoes the bare name.
+    let s = Scratch::new("arm-libc");
+    let path = s.path_without(&[]);
+    let gcc = Path::new(&path).join("aarch64-linux-gnu-gcc");
+    std::fs::write(&gcc, "#!/bin/sh\necho libc.so\n").expect("stand-in gcc");
+    let out = s.release(&path, &[], &["--only", "linux-aarch64"]);
+    assert_missing(
+        &s,
+        out,
+        &["release: the arm64 C library for cross-linking is missing; install it with: apt-get install libc6-dev-arm64-cross"],
+    );
+}
+
+#[test]
+fn help_prints_the_usage_before_any_check() {
+    // The parts the script accepts, from its own refusal of another.
+    let s = Scratch::new("parts");
+    let path = s.path_without(&[]);
+    let refusal = text(&s.release(&path, &[], &["--only", "solaris"]).stderr);
+    let parts: Vec<String> = refusal
+        .split("(one of: ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .expect("the refusal lists the parts")
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    assert!(parts.len() >= 6, "{refusal}");
+
+    for flag in ["--help", "-h"] {
+        // maturin, zig and auditwheel are missing here: the usage comes first.
+        let s = Scratch::new("help");
+        let path = s.path_without(&[]);
+        let out = s.release(&path, &[], &[flag]);
+        let usage = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{flag}: {}", text(&out.stderr));
+        assert_eq!(text(&out.stderr), "", "{flag}");
+        assert!(
+            usage.contains("tools/release.sh [--out DIR] [--only PART,...] [--profile P]"),
+            "{flag}: {usage}"
+        );
+        for part in &parts {
+            assert!(
+                usage.contains(part.as_str()),
+                "{flag}: no {part} in {usage}"
+            );
+        }
+        assert!(!usage.contains("#!"), "{flag}: {usage}");
+        assert_eq!(s.builds(), Vec::<String>::new());
+        assert!(s.left().is_empty(), "left behind: {:?}", s.left());
+    }
+}
+
+#[test]
+fn the_build_scripts_name_every_missing_tool_at_once() {
+    let s = Scratch::new("site");
+    let path = s.path_without(&["rsvg-convert"]);
+    let out = s.script(
+        "build-site.sh",
+        &path,
+        &[("STUB_TARGETS", "x86_64-unknown-linux-gnu")],
+        &[],
+    );
+    assert_missing(
+        &s,
+        out,
+        &[
+            "build-site: the Rust target wasm32-unknown-unknown is missing; install it with: rustup target add wasm32-unknown-unknown",
+            "build-site: rsvg-convert (it draws the site's icons) is missing; install it with: apt-get install librsvg2-bin",
+        ],
+    );
+
+    let s = Scratch::new("deb");
+    let path = s.path_without(&["aarch64-linux-gnu-gcc"]);
+    let out = s.script(
+        "build-deb.sh",
+        &path,
+        &[
+            ("STUB_TARGETS", "x86_64-unknown-linux-gnu"),
+            ("STUB_NO_CARGO_DEB", "1"),
+        ],
+        &["--target", "aarch64-unknown-linux-gnu"],
+    );
+    assert_missing(
+        &s,
+        out,
+        &[
+            "build-deb: cargo-deb is missing; install it with: cargo install cargo-deb --locked",
+            "build-deb: the Rust target aarch64-unknown-linux-gnu is missing; install it with: rustup target add aarch64-unknown-linux-gnu",
+            "build-deb: aarch64-linux-gnu-gcc is missing; install it with: apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross",
+        ],
+    );
+
+    let s = Scratch::new("sac-cpu");
+    let path = s.path_without(&["node", "npm"]);
+    let out = s.script(
+        "build-sac-cpu.sh",
+        &path,
+        &[("STUB_TARGETS", "x86_64-unknown-linux-gnu")],
+        &[],
+    );
+    assert_missing(
+        &s,
+        out,
+        &[
+            "build-sac-cpu: the Rust target wasm32-unknown-unknown is missing; install it with: rustup target add wasm32-unknown-unknown",
+            "build-sac-cpu: node is missing; install it with: apt-get install nodejs",
+            "build-sac-cpu: npm is missing; install it with: apt-get install npm",
+        ],
+    );
+
+    let s = Scratch::new("wheels");
+    let path = s.path_without(&["python3"]);
+    let out = s.script(
+        "build-wheels.sh",
+        &path,
+        &[("STUB_TARGETS", "x86_64-unknown-linux-gnu")],
+        &["--out", &s.out().display().to_string()],
+    );
+    assert_missing(
+        &s,
+        out,
+        &[
+            "build-wheels: maturin is missing; install it with: pip install maturin==1.16.0",
+            "build-wheels: zig is missing; install it with: pip install ziglang==0.17.1",
+            "build-wheels: auditwheel is missing; install it with: pip install auditwheel==6.8.2",
+            "build-wheels: the Rust target aarch64-unknown-linux-gnu is missing; install it with: rustup target add aarch64-unknown-linux-gnu",
+        ],
+    );
+}
+
+#[test]
+fn the_build_scripts_print_their_usage() {
+    for (script, usage) in [
+        ("build-site.sh", "tools/build-site.sh [--profile P]"),
+        (
+            "build-deb.sh",
+            "tools/build-deb.sh --target aarch64-unknown-linux-gnu --profile release",
+        ),
+        ("build-sac-cpu.sh", "tools/build-sac-cpu.sh [--profile P] [--level N]"),
+        (
+            "build-wheels.sh",
+            "tools/build-wheels.sh [--out DIR] [--profile P] [--sdist] [--no-wheels] [x86_64] [aarch64]",
+        ),
+    ] {
+        for flag in ["--help", "-h"] {
+            // No tool at all beside the shell's: the usage needs none.
+            let s = Scratch::new("script-help");
+            let path = s.path_without(&["rsvg-convert", "readelf", "dpkg-deb", "python3"]);
+            let out = s.script(script, &path, &[("STUB_TARGETS", "")], &[flag]);
+            let printed = text(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{script} {flag}: {}", text(&out.stderr));
+            assert!(printed.contains(usage), "{script} {flag}: {printed}");
+            assert_eq!(s.builds(), Vec::<String>::new(), "{script} {flag}");
+        }
+    }
 }
 
 #[test]
@@ -246,6 +534,29 @@ fn an_unknown_part_is_refused() {
         text(&out.stderr)
     );
     assert!(s.left().is_empty());
+}
+
+#[test]
+fn a_path_with_a_space_is_refused() {
+    // The path remapping travels in RUSTFLAGS, split at spaces, and mingw's
+    // dlltool fails in such a folder: the release says so before building.
+    let s = Scratch::new("space");
+    let path = s.path_without(&[]);
+    let checkout = s.checkout_at("my clone");
+    let out_dir = s.out().display().to_string();
+    let out = s.script_from(
+        &checkout,
+        "release.sh",
+        &path,
+        &[],
+        &["--out", &out_dir, "--only", "windows"],
+    );
+    let want = format!(
+        "release: a release is built in folders whose paths have no space, not '{}' \
+         (clone elsewhere, or set RELEASE_TARGET_DIR)",
+        checkout.display()
+    );
+    assert_missing(&s, out, &[&want]);
 }
 
 #[test]

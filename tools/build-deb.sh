@@ -7,45 +7,58 @@
 #   tools/build-deb.sh            # prints the path of the .deb it wrote
 #   tools/build-deb.sh --target aarch64-unknown-linux-gnu   # the arm64 one
 #   tools/build-deb.sh --target aarch64-unknown-linux-gnu --profile release
+#   tools/build-deb.sh --help     # this text
 #
-# The last line on stdout is the path of the .deb (stackfish_<version>_<arch>.deb).
+# The last line on stdout is the path of the .deb,
+# target/debian/stackfish_<version>-1_<arch>.deb (cargo-deb's name: -1 is
+# the Debian revision).
 # --target cross-builds (the linker is set in .cargo/config.toml); the man
-# pages and completions then come from the native build, which has the same
-# command-line definitions and runs here. --profile picks the Cargo profile
-# of the packaged binaries (default dist, what ships; CI's check takes
-# release, which skips fat LTO).
-# Needs cargo-deb: `cargo install cargo-deb --locked`.
+# pages and completions then come from the native build of the same
+# profile, which has the same command-line definitions and runs here.
+# --profile picks the Cargo profile of the packaged binaries (default dist,
+# what ships; CI's check takes release, which skips fat LTO).
+# Needs cargo-deb (`cargo install cargo-deb --locked`), readelf and
+# dpkg-deb, and for --target the rustup target and Debian's cross gcc and C
+# library; every missing one is named at once, before anything is built.
 # Install the result with `sudo apt install ./target/debian/stackfish_*.deb`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo deb --version >/dev/null 2>&1 || {
-    echo "build-deb: cargo-deb is missing; install it with: cargo install cargo-deb --locked" >&2
-    exit 1
-}
-
-command -v readelf >/dev/null && command -v dpkg-deb >/dev/null || {
-    echo "build-deb: readelf or dpkg-deb is missing; install them with: apt-get install binutils dpkg" >&2
-    exit 1
-}
 
 target=""
 profile=dist
+usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 while [ $# -gt 0 ]; do
     case $1 in
+    -h | --help) usage; exit 0 ;;
     --target | --profile)
         [ $# -ge 2 ] && [ -n "$2" ] || { echo "build-deb: $1 needs a value" >&2; exit 2; }
         if [ "$1" = --target ]; then target=$2; else profile=$2; fi
         shift 2
         ;;
-    *) echo "build-deb: unknown argument '$1' (usage: tools/build-deb.sh [--target <triple>] [--profile <name>])" >&2; exit 2 ;;
+    *) echo "build-deb: unknown argument '$1' (tools/build-deb.sh --help)" >&2; exit 2 ;;
     esac
 done
-host=$(rustc -vV | sed -n 's/^host: //p')
+
+lacking=()
+missing() { lacking+=("build-deb: $1 is missing; install it with: $2"); }
+stop_if_missing() {
+    [ ${#lacking[@]} -eq 0 ] && return
+    printf '%s\n' "${lacking[@]}" >&2
+    exit 1
+}
+command -v cargo >/dev/null && command -v rustc >/dev/null ||
+    missing "the Rust toolchain (cargo, rustc)" "rustup (https://rustup.rs)"
+cargo deb --version >/dev/null 2>&1 || missing cargo-deb "cargo install cargo-deb --locked"
+command -v readelf >/dev/null || missing readelf "apt-get install binutils"
+command -v dpkg-deb >/dev/null || missing dpkg-deb "apt-get install dpkg"
+host=$(rustc -vV 2>/dev/null | sed -n 's/^host: //p' || true)
+# Without rustc there is no host to compare a target with.
+[ -n "$host" ] || stop_if_missing
 [ -n "$target" ] || target=$host
 case $target in
 *-linux-gnu) ;;
-*) echo "build-deb: a Debian package needs a Linux target (<arch>-unknown-linux-gnu), not $target" >&2; exit 2 ;;
+*) echo "build-deb: a Debian package needs a Linux target (<arch>-unknown-linux-gnu), not '$target'" >&2; exit 2 ;;
 esac
 # Debian's name of the architecture: the package's file name ends in it.
 case ${target%%-*} in
@@ -56,33 +69,31 @@ esac
 cross=()
 if [ "$target" != "$host" ]; then
     cross=(--target "$target")
-    rustup target list --installed 2>/dev/null | grep -qx "$target" || {
-        echo "build-deb: the Rust target $target is missing; install it with: rustup target add $target" >&2
-        exit 1
-    }
+    rustup target list --installed 2>/dev/null | grep -qx "$target" ||
+        missing "the Rust target $target" "rustup target add $target"
     # Debian's cross toolchain, named after the GNU triple: the linker
     # .cargo/config.toml names and the target's C library.
     gnu=${target/-unknown-/-}
-    command -v "$gnu-gcc" >/dev/null || {
-        echo "build-deb: $gnu-gcc is missing; install it with: apt-get install gcc-$gnu libc6-dev-$arch-cross" >&2
-        exit 1
-    }
-    [ -e "/usr/$gnu/lib/libc.so" ] || {
-        echo "build-deb: /usr/$gnu/lib/libc.so is missing; install it with: apt-get install libc6-dev-$arch-cross" >&2
-        exit 1
-    }
+    # The cross gcc names the target's libc.so when it has it, else echoes
+    # the bare name.
+    if ! command -v "$gnu-gcc" >/dev/null; then
+        missing "$gnu-gcc" "apt-get install gcc-$gnu libc6-dev-$arch-cross"
+    elif [[ $("$gnu-gcc" -print-file-name=libc.so 2>/dev/null) != /* ]]; then
+        missing "the $arch C library for cross-linking" "apt-get install libc6-dev-$arch-cross"
+    fi
 fi
+stop_if_missing
 
 # The packaged binaries. Cross-built ones cannot run here, so the man pages
-# and completions come from the native release build (same source, same
-# command-line definitions; tests/aarch64/run.sh compares them).
+# and completions come from the native build of the same profile (same
+# source, same command-line definitions; tests/aarch64/run.sh compares
+# them), which tools/release.sh has built already.
 tdir=${CARGO_TARGET_DIR:-target}
 cargo build --profile "$profile" "${cross[@]}" --quiet --bin stackfish --bin arena
 bin=$tdir/$profile
 [ "$profile" != dev ] || bin=$tdir/debug
 if [ ${#cross[@]} -gt 0 ]; then
-    cargo build --release --quiet --bin stackfish --bin arena
-    bin=$tdir/release
+    cargo build --profile "$profile" --quiet --bin stackfish --bin arena
 fi
 
 # The asset paths in Cargo.toml name this folder.

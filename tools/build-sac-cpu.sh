@@ -7,6 +7,7 @@
 # by binaryen's wasm2js, then the shim that speaks to the app.
 #
 #   tools/build-sac-cpu.sh [--profile P] [--level N]
+#   tools/build-sac-cpu.sh --help     # this text
 #
 # Without --level: target/stackandconquer/StackfishCPU.js (level
 # DEFAULT_LEVEL below) and StackfishCPU-Easy.js (level EASY_LEVEL); with
@@ -14,7 +15,8 @@
 # files' paths, and their sizes (plain and gzip) on standard error.
 #
 # The cargo profile is dist (what ships: fat LTO) unless --profile says.
-# Needs the wasm32-unknown-unknown target and Node with npm; binaryen is
+# Needs the wasm32-unknown-unknown target and Node with npm (every missing
+# one is named at once, before anything is built); binaryen is
 # the npm package pinned in tools/sac-cpu/package-lock.json, installed by
 # `npm ci` into target/stackandconquer/tools/ (Debian 12's binaryen 108
 # cannot convert the module).
@@ -33,11 +35,13 @@ MAX_LEVEL=15
 
 profile=dist
 only_level=""
+usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 while [ $# -gt 0 ]; do
     case $1 in
+        -h | --help) usage; exit 0 ;;
         --profile) profile=${2:?--profile needs a cargo profile}; shift 2 ;;
         --level) only_level=${2:?--level needs a number}; shift 2 ;;
-        *) echo "build-sac-cpu: unknown argument $1 (usage: tools/build-sac-cpu.sh [--profile P] [--level N])" >&2; exit 2 ;;
+        *) echo "build-sac-cpu: unknown argument $1 (tools/build-sac-cpu.sh --help)" >&2; exit 2 ;;
     esac
 done
 if [ -n "$only_level" ] && ! { [[ $only_level =~ ^[0-9]+$ ]] && [ "$only_level" -ge 1 ] && [ "$only_level" -le "$MAX_LEVEL" ]; }; then
@@ -45,14 +49,18 @@ if [ -n "$only_level" ] && ! { [[ $only_level =~ ^[0-9]+$ ]] && [ "$only_level" 
     exit 2
 fi
 
-rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
-    echo "build-sac-cpu: the wasm32-unknown-unknown target is missing; add it with: rustup target add wasm32-unknown-unknown" >&2
+lacking=()
+missing() { lacking+=("build-sac-cpu: $1 is missing; install it with: $2"); }
+command -v cargo >/dev/null || missing cargo "rustup (https://rustup.rs)"
+rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown ||
+    missing "the Rust target wasm32-unknown-unknown" "rustup target add wasm32-unknown-unknown"
+# binaryen runs on them.
+command -v node >/dev/null || missing node "apt-get install nodejs"
+command -v npm >/dev/null || missing npm "apt-get install npm"
+if [ ${#lacking[@]} -gt 0 ]; then
+    printf '%s\n' "${lacking[@]}" >&2
     exit 1
-}
-command -v node >/dev/null && command -v npm >/dev/null || {
-    echo "build-sac-cpu: node and npm are missing (binaryen runs on them); install them with: apt-get install nodejs npm" >&2
-    exit 1
-}
+fi
 
 out=$target/stackandconquer
 tools=$out/tools

@@ -10,37 +10,47 @@
 #   it, under any path: `python3 -m http.server -d target/site`.
 #
 #   tools/build-site.sh [--profile P]   # prints the package's folder, then the site's
+#   tools/build-site.sh --help          # this text
 #
 # The cargo profile is dist (what ships: fat LTO) unless --profile names
 # another (the tests take release, which builds faster).
 #
-# Needs the wasm32-unknown-unknown target (`rustup target add
-# wasm32-unknown-unknown`) and, for the site's PNG icons, rsvg-convert
-# (Debian's librsvg2-bin). No other tool: the .wasm has a hand-written ABI
-# (protocol.md, "The engine in WebAssembly"), so no generated glue.
+# Needs the Rust toolchain with the wasm32-unknown-unknown target
+# (`rustup target add wasm32-unknown-unknown`) and, for the site's PNG
+# icons, rsvg-convert (`apt-get install librsvg2-bin`); every missing one is
+# named at once, before anything is built. No other tool: the .wasm has a
+# hand-written ABI (protocol.md, "The engine in WebAssembly"), so no
+# generated glue.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 target=${CARGO_TARGET_DIR:-$root/target}
 profile=dist
+usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 while [ $# -gt 0 ]; do
     case $1 in
+        -h | --help) usage; exit 0 ;;
         --profile) profile=${2:?--profile needs a cargo profile}; shift 2 ;;
-        *) echo "build-site: unknown argument $1 (usage: tools/build-site.sh [--profile P])" >&2; exit 2 ;;
+        *) echo "build-site: unknown argument $1 (tools/build-site.sh --help)" >&2; exit 2 ;;
     esac
 done
-rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || {
-    echo "build-site: the wasm32-unknown-unknown target is missing; add it with: rustup target add wasm32-unknown-unknown" >&2
+lacking=()
+missing() { lacking+=("build-site: $1 is missing; install it with: $2"); }
+command -v cargo >/dev/null || missing cargo "rustup (https://rustup.rs)"
+rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown ||
+    missing "the Rust target wasm32-unknown-unknown" "rustup target add wasm32-unknown-unknown"
+command -v rsvg-convert >/dev/null || missing "rsvg-convert (it draws the site's icons)" "apt-get install librsvg2-bin"
+if [ ${#lacking[@]} -gt 0 ]; then
+    printf '%s\n' "${lacking[@]}" >&2
     exit 1
-}
-command -v rsvg-convert >/dev/null || {
-    echo "build-site: rsvg-convert is missing (it draws the site's icons); install it with: apt-get install librsvg2-bin" >&2
-    exit 1
-}
+fi
 
 # 128-bit SIMD (every browser since 2023, Node 16.4+): the network's
 # sums vectorise, some 10-20% more nodes per second than without.
-CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128" \
+# The caller's flags for the target come after (tools/release.sh remaps
+# paths with them).
+flags=${CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS:-}
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-C target-feature=+simd128${flags:+ $flags}" \
     cargo build --profile "$profile" --quiet --target wasm32-unknown-unknown -p stackfish-wasm
 wasm="$target/wasm32-unknown-unknown/$profile/stackfish_wasm.wasm"
 

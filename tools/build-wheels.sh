@@ -7,6 +7,7 @@
 # list); the sdist with `maturin sdist`.
 #
 #   tools/build-wheels.sh [--out DIR] [--profile P] [--sdist] [--no-wheels] [x86_64] [aarch64]
+#   tools/build-wheels.sh --help     # this text
 #
 # With no architecture named it builds both; --sdist adds the sdist,
 # --no-wheels builds only that. The cargo profile is dist (what ships: fat
@@ -17,8 +18,9 @@
 # Needs maturin, zig and auditwheel, all from PyPI:
 #   pip install maturin==1.16.0 ziglang==0.17.1 auditwheel==6.8.2
 # and the rustup target of each architecture built
-# (`rustup target add aarch64-unknown-linux-gnu`). MATURIN and AUDITWHEEL
-# name other commands for them. Honours SOURCE_DATE_EPOCH (the wheel's
+# (`rustup target add aarch64-unknown-linux-gnu`); every missing one is
+# named at once, before anything is built. MATURIN and AUDITWHEEL name
+# other commands for them. Honours SOURCE_DATE_EPOCH (the wheel's
 # file times) and the CARGO_TARGET_<TRIPLE>_RUSTFLAGS that tools/release.sh
 # sets.
 set -euo pipefail
@@ -30,14 +32,16 @@ profile=dist
 sdist=false
 wheels=true
 arches=()
+usage() { sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$0"; }
 while [ $# -gt 0 ]; do
     case $1 in
+        -h | --help) usage; exit 0 ;;
         --out) out=${2:?--out needs a folder}; shift 2 ;;
         --profile) profile=${2:?--profile needs a cargo profile}; shift 2 ;;
         --sdist) sdist=true; shift ;;
         --no-wheels) wheels=false; shift ;;
         x86_64 | aarch64) arches+=("$1"); shift ;;
-        *) echo "build-wheels: unknown argument $1 (see the script's head)" >&2; exit 2 ;;
+        *) echo "build-wheels: unknown argument $1 (tools/build-wheels.sh --help)" >&2; exit 2 ;;
     esac
 done
 $wheels || arches=()
@@ -45,27 +49,23 @@ $wheels && [ ${#arches[@]} -eq 0 ] && arches=(x86_64 aarch64)
 
 maturin=${MATURIN:-maturin}
 auditwheel=${AUDITWHEEL:-auditwheel}
-"$maturin" --version >/dev/null 2>&1 || {
-    echo "build-wheels: maturin is missing; install it with: pip install maturin==1.16.0" >&2
-    exit 1
-}
+lacking=()
+missing() { lacking+=("build-wheels: $1 is missing; install it with: $2"); }
+"$maturin" --version >/dev/null 2>&1 || missing maturin "pip install maturin==1.16.0"
 if [ ${#arches[@]} -gt 0 ]; then
     # maturin runs zig from PATH, else `python3 -m ziglang` (the PyPI package).
-    command -v zig >/dev/null || python3 -m ziglang version >/dev/null 2>&1 || {
-        echo "build-wheels: zig is missing; install it with: pip install ziglang==0.17.1" >&2
-        exit 1
-    }
-    "$auditwheel" --version >/dev/null 2>&1 || {
-        echo "build-wheels: auditwheel is missing; install it with: pip install auditwheel==6.8.2" >&2
-        exit 1
-    }
+    command -v zig >/dev/null || python3 -m ziglang version >/dev/null 2>&1 ||
+        missing zig "pip install ziglang==0.17.1"
+    "$auditwheel" --version >/dev/null 2>&1 || missing auditwheel "pip install auditwheel==6.8.2"
     installed=$(rustup target list --installed 2>/dev/null || true)
     for arch in "${arches[@]}"; do
-        grep -qx "$arch-unknown-linux-gnu" <<<"$installed" || {
-            echo "build-wheels: the $arch-unknown-linux-gnu target is missing; add it with: rustup target add $arch-unknown-linux-gnu" >&2
-            exit 1
-        }
+        grep -qx "$arch-unknown-linux-gnu" <<<"$installed" ||
+            missing "the Rust target $arch-unknown-linux-gnu" "rustup target add $arch-unknown-linux-gnu"
     done
+fi
+if [ ${#lacking[@]} -gt 0 ]; then
+    printf '%s\n' "${lacking[@]}" >&2
+    exit 1
 fi
 
 mkdir -p "$out"
@@ -73,7 +73,12 @@ out=$(cd "$out" && pwd)
 for arch in "${arches[@]}"; do
     # A folder of its own, so that the wheel of this build is the one found.
     tmp=$(mktemp -d "$out/.build-$arch.XXXXXX")
-    "$maturin" build --profile "$profile" --quiet -m python/Cargo.toml --zig \
+    # zig links against glibc 2.17; a linker named in the environment (a
+    # cross gcc, against Debian's glibc 2.36) would win over it and give a
+    # wheel that is not manylinux2014.
+    linker_var=CARGO_TARGET_${arch^^}_UNKNOWN_LINUX_GNU_LINKER
+    env -u "$linker_var" \
+        "$maturin" build --profile "$profile" --quiet -m python/Cargo.toml --zig \
         --compatibility manylinux2014 --target "$arch-unknown-linux-gnu" -o "$tmp" >&2
     wheel=$(ls "$tmp"/stackfish-*.whl)
     # auditwheel names the one tag the wheel's libraries and symbol

@@ -3,7 +3,7 @@
 # root with `dpkg -x` and runs what it put there. Exits non-zero, saying
 # what is wrong, on the first failure.
 #
-#   tests/deb/check.sh target/debian/stackfish_<version>_<arch>.deb
+#   tests/deb/check.sh target/debian/stackfish_<version>-1_<arch>.deb
 set -euo pipefail
 deb=${1:?usage: tests/deb/check.sh <package.deb>}
 here=$(cd "$(dirname "$0")" && pwd)

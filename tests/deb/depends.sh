@@ -6,7 +6,7 @@
 # own versions, which the dynamic loader checks), not from the version-needs
 # table tools/build-deb.sh reads.
 #
-#   tests/deb/depends.sh target/debian/stackfish_<version>_<arch>.deb
+#   tests/deb/depends.sh target/debian/stackfish_<version>-1_<arch>.deb
 set -euo pipefail
 deb=${1:?usage: tests/deb/depends.sh <package.deb>}
 fail() {

@@ -39,13 +39,24 @@ rustup target list --installed | grep -qx "$target" ||
     fail "rustup target $target missing (rustup target add $target)"
 
 start=$(date +%s)
-cargo build -q --target "$target" --release --bin stackfish --bin arena
+# mingw's dlltool (binutils 2.40) hands the temporary folder rustc gives it,
+# under the target folder, unquoted to `as`: in a checkout whose path has a
+# space the Windows build fails there. Such a checkout builds the .exe
+# files in a target folder of their own in the system's temp folder.
+win_target=target
+case $root in
+*" "*) win_target=${TMPDIR:-/tmp}/stackfish-windows-target ;;
+esac
+case $win_target in
+*" "*) fail "the Windows build needs a target folder whose path has no space (not $win_target)" ;;
+esac
+CARGO_TARGET_DIR=$win_target cargo build -q --target "$target" --release --bin stackfish --bin arena
 [ -x target/release/stackfish ] || cargo build -q --release --bin stackfish
 native=$root/target/release/stackfish
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "target/$target/release/stackfish.exe" "target/$target/release/arena.exe" "$work/"
+cp "$win_target/$target/release/stackfish.exe" "$win_target/$target/release/arena.exe" "$work/"
 x86_64-w64-mingw32-gcc -shared -O2 -o "$work/bcryptprimitives.dll" \
     tests/windows/shim.c -ladvapi32
 cd "$work"
