@@ -27,12 +27,12 @@ use stackfish_review::{Model, PositionReview, Review, ReviewGame, Reviewer, Stop
 
 /// Nodes a position when the request names none, and the page's default.
 /// Chosen for the board in the browser (docs/playing.md, "Reviewing a game
-/// on the board"): the static site's end-to-end test measured 104 ms a
-/// position at 50,000 nodes in chromium on this project's shared 2-core
-/// machine under load, about 480,000 nodes a second; at 20,000 a 40-ply
-/// game takes about 1.7 s there, and a few seconds on a phone a few times
-/// slower. Fewer nodes make a noisier review (docs/playing.md,
-/// "Inaccuracies, mistakes and blunders").
+/// on the board"): the static site's end-to-end test measured 73 ms a
+/// position at 20,000 nodes in chromium on this project's shared 2-core
+/// machine under load (104 ms at 50,000), so a 40-ply game takes about 3 s
+/// there and a few seconds more on a phone a few times slower. Fewer nodes
+/// make a noisier review (docs/playing.md, "Inaccuracies, mistakes and
+/// blunders").
 pub const DEFAULT_REVIEW_NODES: u64 = 20_000;
 /// Fewer nodes than this give a review of noise.
 pub const MIN_REVIEW_NODES: u64 = 1_000;
