@@ -363,6 +363,13 @@ async function gameReview() {
   const accuracy = [await text('#review-accuracy-p1'), await text('#review-accuracy-p2')];
   check(accuracy.every((a) => /^\d+\.\d%$/.test(a)), `an accuracy per side (${accuracy})`);
   await page.locator('#panel').screenshot({ path: join(outDir, 'review.png') });
+  const fine = st.review.moves.findIndex((m) => m.loss !== null && m.class === null);
+  if (fine >= 0) {
+    await page.locator(`#moves .mv[data-ply="${fine + 1}"]`).click();
+    await page.waitForFunction((n) => document.body.dataset.moves === String(n), fine + 1);
+    check((await text('#review-move-text')).includes(': fine (') && await page.locator('#review-better').isHidden(),
+      'a fine move is said to be fine, with no better move: ' + await text('#review-move-text'));
+  }
 
   // A move that lets the other side win at once, reviewed.
   await page.fill('#fen-input', SAVE);
@@ -384,6 +391,9 @@ async function gameReview() {
   check(await page.locator('#review-better').isVisible(), 'the blunder shown with the better move');
   check((await text('#review-better-move')) === 'c2e2', 'the better move is the saving c2e2: ' + await text('#review-better-move'));
   check((await text('#review-move-text')).includes('Blunder'), 'and named a blunder: ' + await text('#review-move-text'));
+  const st1 = await api('/api/state');
+  const rest = st1.review.moves[0].line.slice(1).join(' ');
+  check((await text('#review-better')) === 'Better: c2e2' + (rest ? ', then ' + rest : ''), 'its line after it: ' + await text('#review-better'));
 
   // The annotated game reads back as a record with the same moves.
   const pgn = await page.evaluate(async () => (await fetch('/api/review/pgn')).text());

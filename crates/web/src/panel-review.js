@@ -85,11 +85,14 @@ function drawMove(review) {
   let words = 'Move ' + ply + ', ' + name + ' by ' + sideLabel(m.side) + ': ';
   words += m.class ? TITLE[m.class] + ', ' + lost + '% of the expected score lost.' : 'fine (' + lost + '% lost).';
   $('review-move-text').textContent = words;
+  // The better move of a marked move: a fine move's other choice is noise.
   const better = $('review-better');
-  better.hidden = !m.best;
-  if (m.best) {
+  better.hidden = !(m.class && m.best);
+  if (!better.hidden) {
     $('review-better-move').textContent = m.best;
-    $('review-better-line').textContent = m.line.join(' ');
+    const rest = m.line.slice(1);
+    $('review-better-then').hidden = rest.length === 0;
+    $('review-better-line').textContent = rest.join(' ');
   }
 }
 
