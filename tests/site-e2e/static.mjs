@@ -202,6 +202,10 @@ async function review() {
   st = await state();
   check(st.review.done >= 1 && st.review.done < st.review.total && !st.thinking,
     `the review cancelled midway (${st.review.done} of ${st.review.total}), the engine free`);
+  // The cancelled search's worker is ended and replaced (the engine stops
+  // a search mid-way that way): one engine worker again.
+  for (let t = 0; page.workers().length !== 1 && t < ENGINE_WAIT_MS; t += 50) await page.waitForTimeout(50);
+  check(page.workers().length === 1, `one engine worker after the cancel (${page.workers().length})`);
   // The default budget, as a player gets it.
   await page.selectOption('#review-budget', '20000');
   await page.click('#review-button');
