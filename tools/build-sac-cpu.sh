@@ -29,9 +29,9 @@ target=${CARGO_TARGET_DIR:-$root/target}
 # a move in the app's JS engine on a 2-core machine and never more than 5
 # (docs/stackandconquer.md has the measurements); Easy is far weaker. Past
 # MAX_LEVEL a move could take longer than 5 s.
-DEFAULT_LEVEL=14
+DEFAULT_LEVEL=16
 EASY_LEVEL=6
-MAX_LEVEL=15
+MAX_LEVEL=17
 
 profile=dist
 only_level=""

@@ -7,6 +7,8 @@
 //! allows must then be answered with a move AP's history accepts after it.
 #![no_main]
 
+use std::sync::{Arc, OnceLock};
+
 use base64::engine::general_purpose::STANDARD as BASE64;
 use base64::Engine;
 use libfuzzer_sys::fuzz_target;
@@ -16,6 +18,7 @@ use stackfish_apbot::games::{focus_from_ap, focus_to_ap, mixtour_from_ap, mixtou
 use stackfish_apbot::webhook::Notification;
 use stackfish_apbot::{Choice, PlayError, PublicKey, Replayed, Think};
 use stackfish_games::{find_legal, Game};
+use stackfish_search::Shared;
 
 /// The clock of the check (Unix seconds), fixed so that a run repeats.
 const NOW: u64 = 1_780_000_000;
@@ -117,9 +120,13 @@ fn answer_is_accepted(note: &Notification, replayed: &Replayed) {
         // Depth bounds the search; the time is never reached.
         move_ms: 60_000,
         depth: Some(1),
-        hash_mb: 1,
     };
-    let Ok(Choice::Move { text, .. }) = replayed.choose(&think) else {
+    // One small table for every run, as each of the bot's search threads
+    // keeps one, armed before each search.
+    static TABLE: OnceLock<Arc<Shared>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| Arc::new(Shared::new(1)));
+    table.arm();
+    let Ok(Choice::Move { text, .. }) = replayed.choose(&think, table) else {
         return;
     };
     let mut moves = note.flat_moves();

@@ -62,21 +62,31 @@ impl Path {
 
     /// Every path this machine runs, the reference first.
     pub fn available() -> Vec<Path> {
-        #[allow(unused_mut)]
-        // nothing is pushed on a target without SIMD kernels (wasm32 without simd128)
-        let mut paths = vec![Path::Scalar, Path::Portable];
+        [
+            Path::Scalar,
+            Path::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Path::Sse2,
+            #[cfg(target_arch = "x86_64")]
+            Path::Avx2,
+            #[cfg(target_arch = "aarch64")]
+            Path::Neon,
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            Path::Simd128,
+        ]
+        .into_iter()
+        .filter(|&path| path.runs_here())
+        .collect()
+    }
+
+    /// Whether this machine has the instructions of `self` (AVX2 is found
+    /// at run time; every other path exists only where it runs).
+    fn runs_here(self) -> bool {
         #[cfg(target_arch = "x86_64")]
-        {
-            paths.push(Path::Sse2);
-            if x86::has_avx2() {
-                paths.push(Path::Avx2);
-            }
+        if self == Path::Avx2 {
+            return x86::has_avx2();
         }
-        #[cfg(target_arch = "aarch64")]
-        paths.push(Path::Neon);
-        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
-        paths.push(Path::Simd128);
-        paths
+        true
     }
 }
 

@@ -526,9 +526,7 @@ impl<G: Game> Thread<'_, G> {
         let mut best_move = None;
         for i in 0..moves.len() {
             // Selection sort: most moves are never looked at after a cutoff.
-            let j = (i..moves.len())
-                .max_by_key(|&j| (keys[j], std::cmp::Reverse(j)))
-                .unwrap_or(i);
+            let j = i + first_max(&keys[i..]);
             moves.swap(i, j);
             keys.swap(i, j);
             let mv = moves[i];
@@ -795,6 +793,25 @@ impl<G: Game> Thread<'_, G> {
             delta *= 2;
         }
     }
+}
+
+/// The index of the first largest key (0 for an empty slice): the next
+/// move of the selection sort, the earliest generated among equals. One
+/// compare a key, so that the loop stays cheap where it is hottest (the
+/// WebAssembly build compiled the tuple compare it replaces into a chain
+/// of conditional moves).
+#[inline(always)]
+fn first_max(keys: &[i32]) -> usize {
+    let Some((&first, rest)) = keys.split_first() else {
+        return 0;
+    };
+    let (mut best, mut top) = (0, first);
+    for (k, &key) in rest.iter().enumerate() {
+        if key > top {
+            (best, top) = (k + 1, key);
+        }
+    }
+    best
 }
 
 /// Options of one search call.

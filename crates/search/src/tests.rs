@@ -389,3 +389,23 @@ fn the_logarithm_table_gives_the_computed_logarithms() {
         assert_eq!(ln(n).to_bits(), (n as f64).ln().to_bits(), "ln({n})");
     }
 }
+
+/// The selection sort's pick is the first of the largest keys, as the
+/// tuple maximum it replaced (`max_by_key` of `(key, Reverse(index))`)
+/// chose: ties go to the move generated first.
+#[test]
+fn first_max_picks_the_earliest_of_the_largest_keys() {
+    assert_eq!(first_max(&[]), 0);
+    assert_eq!(first_max(&[7]), 0);
+    assert_eq!(first_max(&[3, 5, 5, 1]), 1);
+    assert_eq!(first_max(&[-4, -4, -9]), 0);
+    let mut rng = rand::rngs::StdRng::seed_from_u64(40);
+    for _ in 0..2000 {
+        let n = rng.gen_range(1..40);
+        let keys: Vec<i32> = (0..n).map(|_| rng.gen_range(-3..4) << 28).collect();
+        let tuple = (0..n)
+            .max_by_key(|&j| (keys[j], std::cmp::Reverse(j)))
+            .unwrap_or(0);
+        assert_eq!(first_max(&keys), tuple, "{keys:?}");
+    }
+}

@@ -465,6 +465,21 @@ impl Game for Castle {
         });
     }
 
+    /// The captures and moves onto the enemy key (`is_noisy`) among
+    /// `generate_moves`', in its order, without making the others.
+    fn noisy_moves(&self, moves: &mut Vec<Move>) {
+        let them = self.side.opponent().index();
+        let (enemies, key) = (self.knights[them], KEY_SQUARE[them]);
+        crate::cpu::fast!({
+            self.visit_moves(|from, dir, dist, to| {
+                if enemies.has(to) || to == key {
+                    moves.push(Move::new(from, dir, dist));
+                }
+                false
+            })
+        });
+    }
+
     fn count_moves(&self) -> u64 {
         crate::cpu::fast!({
             let mut n = 0;

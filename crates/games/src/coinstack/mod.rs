@@ -20,7 +20,7 @@ mod tests;
 use std::fmt;
 
 use super::{FenError, Game, GameResult, MoveError, Outcome, Side};
-use tables::{BOARD, KEYS, MAX_HEIGHT, REACH, SIZE, SQUARES};
+use tables::{BOARD, DROPS, KEYS, MAX_HEIGHT, REACH, SIZE, SQUARES};
 
 pub use notation::{parse_square, square_name};
 
@@ -162,9 +162,13 @@ impl Move {
         Move::from_bits((count as u16) << 12 | (from as u16) << 6 | to as u16)
     }
 
-    fn from_bits(bits: u16) -> Move {
-        // Both constructors set bit 15 or a count >= 1, so this never fires.
-        Move(std::num::NonZeroU16::new(bits).unwrap_or(std::num::NonZeroU16::MIN))
+    const fn from_bits(bits: u16) -> Move {
+        // Both constructors set bit 15 or a count >= 1, so this never fires
+        // (the tables fill their unused entries with it).
+        match std::num::NonZeroU16::new(bits) {
+            Some(bits) => Move(bits),
+            None => Move(std::num::NonZeroU16::MIN),
+        }
     }
 
     pub fn bits(self) -> u16 {
@@ -398,23 +402,66 @@ fn count_steps(pos: &CoinStack, mut own: u64) -> u32 {
 /// The bodies of the hot `Game` methods, inlined into both copies that
 /// `cpu::fast` makes of them.
 impl CoinStack {
+    /// Drops in square order, then the stacks the side controls in square
+    /// order, each one's moves by count and then destination: copied from
+    /// the tables (`DROPS`, `Reach::moves`).
     #[inline(always)]
     fn generate_moves_inline(&self, moves: &mut Vec<Move>) {
         if self.reserve(self.side) > 0 {
-            let mut squares = BOARD;
-            while squares != 0 {
-                moves.push(Move::drop(squares.trailing_zeros() as u8));
-                squares &= squares - 1;
+            moves.extend_from_slice(&DROPS);
+        }
+        let reach = &REACH[self.variant.geometry()];
+        let mut own = self.tops(self.side);
+        while own != 0 {
+            let from = own.trailing_zeros() as usize & 63;
+            own &= own - 1;
+            let n = reach.upto[from][self.stacks[from].height() as usize] as usize;
+            moves.extend_from_slice(&reach.moves[from][..n]);
+        }
+    }
+
+    /// The noisy moves among `generate_moves_inline`'s, in its order,
+    /// without making the others: drops onto stacks of five, and the
+    /// moves whose n coins land on a stack of at least 6 - n. A count n
+    /// of a stack is looked at move by move only where one of its
+    /// destinations (`Reach::dests`) holds such a stack.
+    #[inline(always)]
+    fn noisy_moves_inline(&self, moves: &mut Vec<Move>) {
+        // at_least[k]: the squares holding a stack of at least k coins,
+        // k = 1..=5 (a stack's height is at most five; 7 masks the index).
+        let mut at_least = [0u64; 8];
+        let mut occupied = self.occupied;
+        while occupied != 0 {
+            let sq = occupied.trailing_zeros() as usize & 63;
+            occupied &= occupied - 1;
+            at_least[self.stacks[sq].height() as usize & 7] |= 1 << sq;
+        }
+        for k in (1..MAX_HEIGHT).rev() {
+            at_least[k] |= at_least[k + 1];
+        }
+        if self.reserve(self.side) > 0 {
+            let mut fives = at_least[MAX_HEIGHT];
+            while fives != 0 {
+                moves.push(Move::drop(fives.trailing_zeros() as u8));
+                fives &= fives - 1;
             }
         }
         let reach = &REACH[self.variant.geometry()];
         let mut own = self.tops(self.side);
         while own != 0 {
-            let from = own.trailing_zeros() as usize;
+            let from = own.trailing_zeros() as usize & 63;
             own &= own - 1;
-            for n in 1..=self.stacks[from].height() as usize {
-                for &to in &reach.to[from][n][..reach.len[from][n] as usize] {
-                    moves.push(Move::step(n as u8, from as u8, to));
+            let height = self.stacks[from].height() as usize & 7;
+            for n in 1..=height.min(MAX_HEIGHT) {
+                let targets = at_least[MAX_HEIGHT + 1 - n];
+                if reach.dests[from][n] & targets == 0 {
+                    continue;
+                }
+                let (first, end) = (reach.upto[from][n - 1], reach.upto[from][n]);
+                for &mv in &reach.moves[from][first as usize..end as usize] {
+                    if targets & 1 << mv.to() != 0 {
+                        moves.push(mv);
+                    }
                 }
             }
         }
@@ -515,6 +562,10 @@ impl Game for CoinStack {
 
     fn count_moves(&self) -> u64 {
         crate::cpu::fast!(self.count_moves_inline())
+    }
+
+    fn noisy_moves(&self, moves: &mut Vec<Move>) {
+        crate::cpu::fast!(self.noisy_moves_inline(moves))
     }
 
     fn play(&mut self, mv: Move) {

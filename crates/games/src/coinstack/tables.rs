@@ -2,6 +2,7 @@
 //! the destinations of a move of n coins from every square, and Zobrist keys
 //! from a fixed seed.
 
+use super::Move;
 use crate::zobrist::splitmix64;
 
 /// Squares are `rank * 8 + file`, files a..h = 0..7, ranks 1..8 = 0..7.
@@ -63,6 +64,13 @@ pub struct Reach {
     /// `len` summed over n = 1..=h: the number of moves of a stack of
     /// height h on that square, for counting moves without generating them.
     pub upto: [[u8; MAX_HEIGHT + 1]; SQUARES],
+    /// The moves of a stack of five, n = 1..=5 and each n's destinations in
+    /// `to`'s order: those of a stack of height h are the first
+    /// `upto[sq][h]`, so the generator copies them rather than building
+    /// them one by one.
+    pub moves: [[Move; 4 * MAX_HEIGHT]; SQUARES],
+    /// `to[sq][n]` as a set of squares, for testing them all at once.
+    pub dests: [[u64; MAX_HEIGHT + 1]; SQUARES],
 }
 
 pub static REACH: [Reach; 2] = [build_reach(0), build_reach(1)];
@@ -71,6 +79,8 @@ const fn build_reach(geometry: usize) -> Reach {
     let mut to = [[[0u8; 4]; MAX_HEIGHT + 1]; SQUARES];
     let mut len = [[0u8; MAX_HEIGHT + 1]; SQUARES];
     let mut upto = [[0u8; MAX_HEIGHT + 1]; SQUARES];
+    let mut moves = [[Move::from_bits(0); 4 * MAX_HEIGHT]; SQUARES];
+    let mut dests = [[0u64; MAX_HEIGHT + 1]; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
         let (f, r) = ((sq % SIZE) as i32, (sq / SIZE) as i32);
@@ -82,8 +92,12 @@ const fn build_reach(geometry: usize) -> Reach {
                     let (df, dr) = STEPS[geometry][d];
                     let (tf, tr) = (f + df * n as i32, r + dr * n as i32);
                     if on_board(tf, tr) {
-                        to[sq][n][len[sq][n] as usize] = (tr * SIZE as i32 + tf) as u8;
+                        let target = (tr * SIZE as i32 + tf) as usize;
+                        to[sq][n][len[sq][n] as usize] = target as u8;
                         len[sq][n] += 1;
+                        dests[sq][n] |= 1 << target;
+                        let k = upto[sq][n - 1] as usize + len[sq][n] as usize - 1;
+                        moves[sq][k] = Move::from_bits((n << 12 | sq << 6 | target) as u16);
                     }
                     d += 1;
                 }
@@ -93,7 +107,30 @@ const fn build_reach(geometry: usize) -> Reach {
         }
         sq += 1;
     }
-    Reach { to, len, upto }
+    Reach {
+        to,
+        len,
+        upto,
+        moves,
+        dests,
+    }
+}
+
+/// A drop on each of the 52 squares, in square order: what a side with a
+/// reserve may drop, as the generator appends it.
+pub static DROPS: [Move; BOARD.count_ones() as usize] = build_drops();
+
+const fn build_drops() -> [Move; BOARD.count_ones() as usize] {
+    let mut drops = [Move::from_bits(0); BOARD.count_ones() as usize];
+    let (mut sq, mut i) = (0, 0);
+    while sq < SQUARES {
+        if BOARD & 1 << sq != 0 {
+            drops[i] = Move::from_bits(super::DROP | sq as u16);
+            i += 1;
+        }
+        sq += 1;
+    }
+    drops
 }
 
 /// A stack code is below 64 (sentinel bit above at most five colour bits).
