@@ -1881,7 +1881,11 @@ fn a_silo_review_takes_the_tables_exact_values() {
         assert_eq!(s["marks"], json!(marks), "{line:?}: {s}");
         let n = path.len();
         let before = s["evals"][n]["mate"].as_i64().unwrap();
-        assert_eq!(before > 0, n.is_multiple_of(2), "the winner's side, exact: {s}");
+        assert_eq!(
+            before > 0,
+            n.is_multiple_of(2),
+            "the winner's side, exact: {s}"
+        );
         let after = &s["evals"][n + 1];
         if mark.is_null() {
             assert_eq!(
