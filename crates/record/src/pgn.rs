@@ -180,7 +180,8 @@ enum Token<'a> {
 }
 
 /// The move text cut into words, comments and parentheses. A comment not
-/// closed is an error; `;` comments run to the end of their line.
+/// closed, or a `}` that closes none, is an error; `;` comments run to the
+/// end of their line.
 fn tokens(text: &str) -> Result<Vec<Token<'_>>, String> {
     let mut out = Vec::new();
     let mut rest = text;
@@ -200,6 +201,7 @@ fn tokens(text: &str) -> Result<Vec<Token<'_>>, String> {
             ';' => {
                 rest = rest.find('\n').map_or("", |end| &rest[end..]);
             }
+            '}' => return Err("a '}' closes no comment".to_string()),
             '(' => {
                 out.push(Token::Open);
                 rest = &rest[1..];
@@ -485,6 +487,25 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, RecordError> {
 mod tests {
     use super::*;
     use crate::tests::sample;
+
+    #[test]
+    fn a_brace_that_closes_no_comment_is_refused() {
+        // Found by the record_pgn fuzz target: a stray `}` in the move text
+        // was an empty word that never moved on, a loop without end.
+        for text in [
+            "1. a5 } 1... e5 1-0",
+            "1. a5 {ok} 2. b4.32,2]} 3... e5 1-0",
+            "}",
+        ] {
+            assert_eq!(
+                tokens(text).unwrap_err(),
+                "a '}' closes no comment",
+                "{text}"
+            );
+        }
+        let block = "[Variant \"mixtour\"]\n[Result \"1-0\"]\n\n1. a5 } e5 1-0\n";
+        assert!(parse_pgn(block).is_err());
+    }
 
     #[test]
     fn the_records_own_block_reads_back_as_the_record() {
