@@ -19,6 +19,7 @@ pub use stackfish_client as client;
 pub use stackfish_engine as engine;
 pub use stackfish_games as game;
 pub use stackfish_lab::{model as fit_model, tactics, train, tune};
+pub use stackfish_nnue as nnue;
 pub use stackfish_record as record;
 pub use stackfish_review as review;
 pub use stackfish_sac as stackandconquer;

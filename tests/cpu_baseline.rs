@@ -2,7 +2,7 @@
 //! `cargo build`, `pip install ./python`, the `.deb` or a release reads may
 //! raise the target CPU or switch on target features, or the binaries die of
 //! an illegal instruction on older CPUs. The speed comes from run-time
-//! dispatch instead (crates/games/src/cpu.rs). A CPU-specific build is made
+//! dispatch instead (crates/nnue/src/cpu.rs). A CPU-specific build is made
 //! on purpose with `RUSTFLAGS` (docs/development.md), which nothing here sets.
 
 use std::path::{Path, PathBuf};
@@ -113,7 +113,7 @@ fn no_default_build_asks_for_more_than_baseline_x86_64() {
     assert!(
         offences.is_empty(),
         "a default build would need more than a baseline x86-64 CPU (use run-time dispatch, \
-         crates/games/src/cpu.rs):\n{}",
+         crates/nnue/src/cpu.rs):\n{}",
         offences.join("\n")
     );
 }

@@ -20,8 +20,9 @@ const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 /// (stackfish-review), the board's state (stackfish-board) and the
 /// browser's host around them (stackfish-wasm), which must build for
 /// `wasm32-unknown-unknown`.
-const CORE: [&str; 7] = [
+const CORE: [&str; 8] = [
     "stackfish-ugi",
+    "stackfish-nnue",
     "stackfish-games",
     "stackfish-search",
     "stackfish-engine",
@@ -149,8 +150,13 @@ fn the_page_forbids_the_arrows_that_matter() {
     let allowed = allowed_arrows();
     let uses = |a: &str, b: &str| allowed.get(a).is_some_and(|s| s.contains(b));
     assert!(
-        allowed["stackfish-games"].is_empty(),
-        "the rules use nothing of ours"
+        allowed["stackfish-nnue"].is_empty(),
+        "the networks' machinery uses nothing of ours: it knows no game"
+    );
+    assert_eq!(
+        allowed["stackfish-games"],
+        BTreeSet::from(["stackfish-nnue".to_string()]),
+        "the rules use only the networks' machinery"
     );
     assert_eq!(
         allowed["stackfish-search"],

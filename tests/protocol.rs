@@ -9,6 +9,11 @@ use std::time::{Duration, Instant};
 
 use rand::{Rng, SeedableRng};
 
+// The one reading of the transcript format, shared with the engine's own
+// test of its inline loop: test code, so compiled into the tests only.
+#[path = "../crates/engine/src/transcript.rs"]
+mod transcript;
+
 /// Input side: lines sent through a channel, read as a BufRead.
 struct ChannelReader {
     rx: Receiver<String>,
@@ -135,7 +140,7 @@ impl Engine {
 }
 
 fn run_transcript(name: &str, text: &str) {
-    use stackfish::engine::transcript::{steps, Step};
+    use transcript::{steps, Step};
     let steps =
         steps(text).unwrap_or_else(|(n, raw)| panic!("{name}:{n}: not a transcript line: {raw}"));
     let engine = Engine::start();

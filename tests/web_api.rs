@@ -6,7 +6,7 @@ mod web_support;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use stackfish::web::WebServer;
@@ -571,18 +571,53 @@ fn undo_goes_back_to_the_players_turn() {
     assert_eq!(s["side_to_move"], "p2");
 }
 
+/// Polls `GET /metrics` until one of `lines` is in it; `what` names the
+/// wait in the failure.
+fn wait_metric(addr: SocketAddr, lines: &[&str], what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let metrics = get(addr, "/metrics");
+        assert_eq!(metrics.status, 200);
+        if metrics.body.lines().any(|l| lines.contains(&l)) {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{what}: none of {lines:?} after 30 s in\n{}",
+            metrics.body
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn undo_cancels_a_search() {
     let srv = server();
     let a = srv.addr();
     ok(a, "/api/new", json!({"engine": "p2", "movetime_ms": 60000}));
     assert_eq!(ok(a, "/api/move", json!({"move": "c3"}))["thinking"], true);
+    // Undone once the search runs, so that it has an answer to drop.
+    wait_metric(
+        a,
+        &["serve_searches_started_total 1"],
+        "the search never started",
+    );
     let s = ok(a, "/api/undo", json!({}));
     assert_eq!(s["thinking"], false);
     assert_eq!(moves(&s), Vec::<String>::new());
-    // The cancelled search left no move behind.
-    std::thread::sleep(Duration::from_millis(100));
-    assert_eq!(state(a)["fen"], START);
+    // The undo stopped it, long before its 60 s, and its move was dropped.
+    wait_metric(
+        a,
+        &[
+            "serve_searches_finished_total 1",
+            "serve_searches_failed_total 1",
+        ],
+        "the cancelled search did not end",
+    );
+    let s = state(a);
+    assert_eq!(s["fen"], START);
+    assert_eq!(moves(&s), Vec::<String>::new());
+    assert_eq!(s["thinking"], false);
     // And the engine still works afterwards.
     ok(a, "/api/new", json!({"engine": "p2", "depth": 1}));
     ok(a, "/api/move", json!({"move": "c3"}));
@@ -1766,4 +1801,178 @@ fn serve_refuses_a_silo_table_folder_it_cannot_read() {
         out.contains("error: cannot read table folder /nonexistent/stackfish-tables"),
         "{out}"
     );
+}
+
+/// Player 2 to move with one saving move, c2e2; 2c2e2 instead lets player
+/// 1 win at once (a "save 2" of the tactics suite).
+const SAVE: &str = "x,2212,x,1,x/x,21,x3/x5/x2,2121,x,22/x,12,x2,1 2 13,11 0,0 1 e1e2";
+
+#[test]
+fn a_review_by_the_servers_engine_marks_the_blunder_and_loads_back() {
+    let srv = server();
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let s = ok(a, "/api/fen", json!({"fen": SAVE, "moves": "2c2e2"}));
+    assert_eq!(moves(&s), ["2c2e2"]);
+    let s = ok(a, "/api/review/start", json!({"nodes": 50_000}));
+    assert_eq!(s["review"]["total"], 2);
+    let s = wait_for(a, 30, "the review", |s| s["review"]["state"] == "done");
+    assert_eq!(s["marks"], json!(["blunder"]));
+    assert_eq!(s["review"]["moves"][0]["best"], "c2e2");
+    assert_eq!(s["evals"][1]["mate"], 1, "player 1 wins at once: {s}");
+    let pgn = get(a, "/api/review/pgn");
+    assert_eq!(pgn.status, 200);
+    assert!(pgn
+        .header("Content-Disposition")
+        .unwrap()
+        .starts_with("attachment; filename=\"stackfish-mixtour-1-review.pgn\""));
+    assert!(pgn.body.contains("2c2e2 $4"), "{}", pgn.body);
+    // The annotated game reads back as the same game.
+    ok(a, "/api/new", json!({"engine": "none"}));
+    let s = ok(a, "/api/load", json!({"text": pgn.body, "name": "r.pgn"}));
+    assert_eq!(
+        (s["start_fen"].as_str(), moves(&s)),
+        (Some(SAVE), vec!["2c2e2".to_string()])
+    );
+    assert_eq!(s["review"], Value::Null);
+    // A game the goal ended: its last position is the result, not searched.
+    let s = ok(a, "/api/fen", json!({"fen": WIN_IN_ONE, "moves": "a5a1"}));
+    assert_eq!(s["outcome"]["over"], true);
+    ok(a, "/api/review/start", json!({"nodes": 1_000}));
+    let s = wait_for(a, 30, "the review", |s| s["review"]["state"] == "done");
+    assert_eq!(s["review"]["total"], 1);
+    assert_eq!(s["evals"][1]["mate"], 1);
+    let won = s["fen"].clone();
+    // A move list with a bad move names it; the game stays.
+    let r = post(
+        a,
+        "/api/fen",
+        &json!({"fen": START, "moves": "c3 zz9"}).to_string(),
+    );
+    assert_eq!(r.status, 400);
+    assert!(
+        r.error().starts_with("move 2 of the moves, zz9: "),
+        "{}",
+        r.body
+    );
+    assert_eq!(state(a)["fen"], won);
+}
+
+#[test]
+fn a_silo_review_takes_the_tables_exact_values() {
+    const SMALL: &str = "11/22/11/22 1";
+    let dir = temp_dir("silo-review-tables");
+    let table = dir.join("small.tbl");
+    let (code, out) = stackfish(&["solve", "--fen", SMALL, "--write", table.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{out}");
+    let (tables, _) = stackfish::tablebase::TableSet::open_folder(&dir).expect("opens");
+    let srv = WebServer::start_with(
+        "127.0.0.1",
+        0,
+        stackfish::web::ServeOptions {
+            silo_tables: Some(tables),
+            ..Default::default()
+        },
+    )
+    .expect("server starts");
+    let a = srv.addr();
+    ok(a, "/api/new", json!({"variant": "silo", "engine": "none"}));
+    let mut s = ok(a, "/api/fen", json!({"fen": SMALL}));
+    // Along the table's best line, the first position whose side to move
+    // wins but has a move that throws the win away.
+    let mut path: Vec<String> = Vec::new();
+    let (best, thrown) = loop {
+        let view = s["table"].clone();
+        assert!(view.is_object(), "the table covers the line: {s}");
+        let best = view["moves"][0]["move"].as_str().unwrap().to_string();
+        let thrown = view["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["result"] != "win")
+            .map(|m| m["move"].as_str().unwrap().to_string());
+        if let (true, Some(thrown)) = (view["result"] == "win", thrown) {
+            break (best, thrown);
+        }
+        assert!(path.len() < 40, "no win to throw away along {path:?}");
+        s = ok(a, "/api/move", json!({"move": best}));
+        path.push(best);
+    };
+    // The best move keeps the win: nothing marked; the other throws it
+    // away: a blunder, with the table's best move as the better one. The
+    // values are the table's, forced wins and losses, at a budget far too
+    // small to see them by search.
+    for (mv, mark) in [(&best, Value::Null), (&thrown, json!("blunder"))] {
+        let line = [path.clone(), vec![mv.clone()]].concat();
+        ok(
+            a,
+            "/api/fen",
+            json!({"fen": SMALL, "moves": line.join(" ")}),
+        );
+        ok(a, "/api/review/start", json!({"nodes": 1_000}));
+        let s = wait_for(a, 30, "the review", |s| s["review"]["state"] == "done");
+        let mut marks = vec![Value::Null; path.len()];
+        marks.push(mark.clone());
+        assert_eq!(s["marks"], json!(marks), "{line:?}: {s}");
+        let n = path.len();
+        let before = s["evals"][n]["mate"].as_i64().unwrap();
+        assert_eq!(
+            before > 0,
+            n.is_multiple_of(2),
+            "the winner's side, exact: {s}"
+        );
+        let after = &s["evals"][n + 1];
+        if mark.is_null() {
+            assert_eq!(
+                after["mate"].as_i64().map(|m| m > 0),
+                Some(before > 0),
+                "{after}"
+            );
+        } else {
+            assert_eq!(s["review"]["moves"][n]["best"], best.as_str());
+            assert_ne!(
+                after["mate"].as_i64().map(|m| m > 0),
+                Some(before > 0),
+                "{after}"
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn every_game_the_board_plays_is_reviewed() {
+    let srv = server();
+    let a = srv.addr();
+    let games = [
+        json!({"variant": "mixtour-5", "engine": "none", "board": "square_5x5_no_corners"}),
+        json!({"variant": "silo", "engine": "none"}),
+        json!({"variant": "coinstack", "engine": "none"}),
+        json!({"variant": "focus", "engine": "none"}),
+        json!({"variant": "castle", "engine": "none"}),
+    ];
+    for game in games {
+        let mut s = ok(a, "/api/new", game.clone());
+        for i in 0..4 {
+            let legal = s["legal_moves"].as_array().unwrap();
+            let mv = legal[(i * 5) % legal.len()].clone();
+            s = ok(a, "/api/move", json!({"move": mv}));
+        }
+        ok(a, "/api/review/start", json!({"nodes": 1_000}));
+        let s = wait_for(a, 60, "the review", |s| s["review"]["state"] != "running");
+        assert_eq!(s["review"]["state"], "done", "{game}: {}", s["review"]);
+        assert_eq!(s["review"]["total"], 5, "{game}");
+        assert!(
+            s["evals"].as_array().unwrap().iter().all(|e| e.is_object()),
+            "{game}: every position evaluated: {}",
+            s["evals"]
+        );
+        let accuracy = &s["review"]["accuracy"];
+        assert!(
+            accuracy["p1"].is_number() && accuracy["p2"].is_number(),
+            "{game}: {accuracy}"
+        );
+        let pgn = get(a, "/api/review/pgn");
+        assert_eq!(pgn.status, 200, "{game}: {}", pgn.body);
+    }
 }

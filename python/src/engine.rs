@@ -18,9 +18,9 @@ use stackfish_review::ReviewGame;
 fn review_game_of(game: &Bound<'_, PyAny>) -> PyResult<ReviewGame> {
     if let Ok(game) = game.extract::<PyRef<'_, PyGame>>() {
         let rules = &game.rules;
-        let history = rules.history();
+        let history = rules.moves();
         let moves: Vec<&str> = history.iter().map(String::as_str).collect();
-        return ReviewGame::from_moves(rules.variant(), Some(&rules.start_fen()), &moves)
+        return ReviewGame::from_moves(rules.variant_name(), Some(&rules.start_fen()), &moves)
             .map_err(raise);
     }
     let Ok(text) = game.extract::<String>() else {
@@ -126,15 +126,15 @@ impl PyEngine {
             return Err(raise("search needs a limit: nodes, movetime or depth"));
         }
         let rules = &game.rules;
-        if self.engine().session().variant() != rules.variant() {
-            self.set("Game", rules.variant())?;
+        if self.engine().session().variant() != rules.variant_name() {
+            self.set("Game", rules.variant_name())?;
         }
         let max_level = stackfish_engine::MAX_LEVEL.to_string();
         let level = level.map_or(max_level, |l| l.to_string());
         self.set("Level", &level)?;
         self.set("MultiPV", &multipv.unwrap_or(1).to_string())?;
         let start = rules.start_fen();
-        let history = rules.history();
+        let history = rules.moves();
         let moves: Vec<&str> = history.iter().map(String::as_str).collect();
         self.engine()
             .set_position(Some(&start), &moves)

@@ -92,9 +92,9 @@ impl PyGame {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, GameArgs)> {
         let from_moves = py.get_type::<PyGame>().getattr("from_moves")?;
         let args = (
-            self.rules.variant(),
+            self.rules.variant_name(),
             self.rules.start_fen(),
-            self.rules.history(),
+            self.rules.moves(),
         );
         Ok((from_moves, args))
     }
@@ -102,7 +102,7 @@ impl PyGame {
     /// The variant name (`mixtour`, `silo-8`, ...).
     #[getter]
     fn variant(&self) -> &'static str {
-        self.rules.variant()
+        self.rules.variant_name()
     }
 
     fn fen(&self) -> String {
@@ -116,7 +116,7 @@ impl PyGame {
 
     /// The moves played since the start, in notation.
     fn moves(&self) -> Vec<String> {
-        self.rules.history()
+        self.rules.moves()
     }
 
     /// 1 or 2.
@@ -131,7 +131,7 @@ impl PyGame {
 
     /// Plays a move given in notation; returns its canonical text.
     fn play(&mut self, mv: &str) -> PyResult<String> {
-        self.rules.play(mv).map_err(raise)
+        self.rules.play_text(mv).map_err(raise)
     }
 
     /// None while the game goes on, else (winner, reason): winner 1, 2 or
@@ -167,7 +167,7 @@ impl PyGame {
     /// Leaf count at `depth` plies (the GIL is released meanwhile).
     fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
         let rules = &*self.rules;
-        py.detach(|| rules.perft(depth))
+        py.detach(|| rules.perft_count(depth))
     }
 
     /// The static evaluation from the side to move's view (the network's on
@@ -266,7 +266,7 @@ impl PyGame {
     /// A copy (the position and the moves: a few hundred bytes).
     fn copy(&self) -> PyGame {
         PyGame {
-            rules: self.rules.box_clone(),
+            rules: self.rules.clone_rules(),
         }
     }
 
@@ -279,7 +279,11 @@ impl PyGame {
     }
 
     fn __repr__(&self) -> String {
-        format!("Game({:?}, {:?})", self.rules.variant(), self.rules.fen())
+        format!(
+            "Game({:?}, {:?})",
+            self.rules.variant_name(),
+            self.rules.fen()
+        )
     }
 
     fn __str__(&self) -> String {

@@ -1,18 +1,20 @@
-//! One game as Python holds it: the rules crate's `Line` of a concrete game
-//! type, behind an object-safe trait so that `stackfish.Game` is one class
+//! One game as Python holds it: the rules crate's game of a variant
+//! (`NamedLine`, made through the one variant registry, `with_variant`),
+//! with what Python adds to `AnyGame` (action numbers, observations, random
+//! play) behind an object-safe trait, so that `stackfish.Game` is one class
 //! for every variant.
 
 use std::any::Any;
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use stackfish_games::castle::{Castle, CastleVariant};
-use stackfish_games::coinstack::{CoinStack, CoinStackVariant};
-use stackfish_games::mixtour::{Mixtour, MixtourGrid, MixtourVariant};
-use stackfish_games::silo::{Silo, SiloVariant};
+use stackfish_games::castle::Castle;
+use stackfish_games::coinstack::CoinStack;
+use stackfish_games::mixtour::{Mixtour, MixtourGrid};
+use stackfish_games::silo::Silo;
 use stackfish_games::{
-    find_legal, perft, variant_names, FenError, Game, GameResult, Line, MoveError, Outcome, Side,
-    UnknownGame,
+    find_legal, perft, with_variant, AnyGame, FenError, Game, GameResult, Line, MoveError,
+    NamedLine, Outcome, Side, UnknownGame, VariantVisitor,
 };
 
 use crate::encode::Encode;
@@ -32,6 +34,9 @@ pub enum RulesError {
     ActionRange { action: i64, count: usize },
     #[error("action {action} is not a legal move in this position")]
     ActionIllegal { action: usize },
+    /// A game type with no `Encode` (a new game not yet numbered here).
+    #[error("{0} has no action numbering")]
+    NoActions(&'static str),
 }
 
 impl RulesError {
@@ -42,20 +47,10 @@ impl RulesError {
     }
 }
 
-/// What the Python `Game` calls, for any game type.
-pub trait Rules: Send + Sync {
-    fn variant(&self) -> &'static str;
-    fn fen(&self) -> String;
-    fn start_fen(&self) -> String;
-    fn history(&self) -> Vec<String>;
-    fn side_to_move(&self) -> Side;
-    fn legal_moves(&self) -> Vec<String>;
-    fn play(&mut self, text: &str) -> Result<String, MoveError>;
-    fn outcome(&self) -> Outcome;
-    fn undo(&mut self) -> bool;
+/// What the Python `Game` calls beyond `AnyGame`, for any game type.
+pub trait Rules: AnyGame + Sync {
     fn zobrist(&self) -> u64;
-    fn perft(&self, depth: u32) -> u64;
-    fn pretty(&self) -> String;
+    fn perft_count(&self, depth: u32) -> u64;
     fn evaluate(&self) -> i32;
     fn num_actions(&self) -> usize;
     fn legal_actions(&self) -> Vec<usize>;
@@ -68,18 +63,17 @@ pub trait Rules: Send + Sync {
     /// each: the wins of player 1, of player 2, the draws, the games cut
     /// at `max_plies`, and the plies played in all.
     fn play_random(&self, n: u64, seed: u64, max_plies: u64) -> [u64; 5];
-    fn box_clone(&self) -> Box<dyn Rules>;
-    fn position_any(&self) -> &dyn Any;
+    fn clone_rules(&self) -> Box<dyn Rules>;
 }
 
-/// A game of type `G` as played from its start.
-#[derive(Clone)]
-pub struct Played<G: Game> {
-    name: &'static str,
-    line: Line<G>,
+/// The legal moves of the position (none once the game is over), and the
+/// legal move of an action number.
+trait Actions<G: Encode> {
+    fn legal(&self) -> Vec<G::Move>;
+    fn find_action(&self, action: i64) -> Result<G::Move, RulesError>;
 }
 
-impl<G: Encode> Played<G> {
+impl<G: Encode> Actions<G> for NamedLine<G> {
     fn legal(&self) -> Vec<G::Move> {
         let mut moves = Vec::new();
         if !self.line.outcome().is_over() {
@@ -102,53 +96,13 @@ impl<G: Encode> Played<G> {
     }
 }
 
-impl<G: Encode> Rules for Played<G> {
-    fn variant(&self) -> &'static str {
-        self.name
-    }
-
-    fn fen(&self) -> String {
-        self.line.position().fen()
-    }
-
-    fn start_fen(&self) -> String {
-        self.line.start().fen()
-    }
-
-    fn history(&self) -> Vec<String> {
-        self.line.moves().iter().map(|m| m.to_string()).collect()
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.line.position().side_to_move()
-    }
-
-    fn legal_moves(&self) -> Vec<String> {
-        self.legal().iter().map(|m| m.to_string()).collect()
-    }
-
-    fn play(&mut self, text: &str) -> Result<String, MoveError> {
-        self.line.play_text(text).map(|mv| mv.to_string())
-    }
-
-    fn outcome(&self) -> Outcome {
-        self.line.outcome()
-    }
-
-    fn undo(&mut self) -> bool {
-        self.line.undo()
-    }
-
+impl<G: Encode> Rules for NamedLine<G> {
     fn zobrist(&self) -> u64 {
         self.line.position().hash()
     }
 
-    fn perft(&self, depth: u32) -> u64 {
+    fn perft_count(&self, depth: u32) -> u64 {
         perft(self.line.position(), depth)
-    }
-
-    fn pretty(&self) -> String {
-        self.line.position().pretty()
     }
 
     fn evaluate(&self) -> i32 {
@@ -225,57 +179,65 @@ impl<G: Encode> Rules for Played<G> {
         totals
     }
 
-    fn box_clone(&self) -> Box<dyn Rules> {
+    fn clone_rules(&self) -> Box<dyn Rules> {
         Box::new(self.clone())
     }
+}
 
-    fn position_any(&self) -> &dyn Any {
-        self.line.position()
+/// Makes the game of a variant from a position string (`None`: its start).
+struct NewRules<'a>(Option<&'a str>);
+
+impl VariantVisitor for NewRules<'_> {
+    type Output = Result<Box<dyn Rules>, RulesError>;
+
+    fn visit<G: Game>(self, name: &'static str, variant: G::Variant) -> Self::Output {
+        let line = match self.0 {
+            Some(fen) => Line::<G>::from_fen(variant, fen)?,
+            None => Line::<G>::new(variant),
+        };
+        encoded(NamedLine { name, line })
     }
-}
 
-fn played<G: Encode>(
-    name: &'static str,
-    variant: G::Variant,
-    fen: Option<&str>,
-) -> Result<Box<dyn Rules>, FenError> {
-    let line = match fen {
-        Some(fen) => Line::<G>::from_fen(variant, fen)?,
-        None => Line::<G>::new(variant),
-    };
-    Ok(Box::new(Played { name, line }))
-}
-
-/// Mixtour on its fast type on the standard board, on the general one on
-/// any other (as the engine plays it).
-fn shaped(
-    name: &'static str,
-    variant: MixtourVariant,
-    fen: Option<&str>,
-) -> Result<Box<dyn Rules>, FenError> {
-    match fen {
-        Some(text) if Mixtour::from_fen(&variant, text).is_err() => {
-            played::<MixtourGrid>(name, variant, fen)
+    /// The fast type on the standard board, the general one on any other
+    /// (as the engine plays it).
+    fn visit_shaped<F: Game, G: Game<Variant = F::Variant>>(
+        self,
+        name: &'static str,
+        variant: G::Variant,
+    ) -> Self::Output {
+        match self.0 {
+            Some(text) if F::from_fen(&variant, text).is_err() => self.visit::<G>(name, variant),
+            _ => self.visit::<F>(name, variant),
         }
-        _ => played::<Mixtour>(name, variant, fen),
     }
+}
+
+/// `game` as `Rules`, if its type has an action numbering (`Encode`): the
+/// registry hands over any `Game`; the types numbered are listed here.
+fn encoded<G: Game>(game: NamedLine<G>) -> Result<Box<dyn Rules>, RulesError> {
+    type Convert = fn(Box<dyn Any>) -> Result<Box<dyn Rules>, Box<dyn Any>>;
+    fn to<E: Encode>(game: Box<dyn Any>) -> Result<Box<dyn Rules>, Box<dyn Any>> {
+        game.downcast::<NamedLine<E>>().map(|g| g as Box<dyn Rules>)
+    }
+    const NUMBERED: [Convert; 5] = [
+        to::<Mixtour>,
+        to::<MixtourGrid>,
+        to::<Silo>,
+        to::<CoinStack>,
+        to::<Castle>,
+    ];
+    let name = game.name;
+    let mut game: Box<dyn Any> = Box::new(game);
+    for convert in NUMBERED {
+        match convert(game) {
+            Ok(rules) => return Ok(rules),
+            Err(back) => game = back,
+        }
+    }
+    Err(RulesError::NoActions(name))
 }
 
 /// A game of variant `name` (any case) from `fen`, or from its start.
 pub fn new_rules(name: &str, fen: Option<&str>) -> Result<Box<dyn Rules>, RulesError> {
-    let lower = name.trim().to_ascii_lowercase();
-    let rules = match lower.as_str() {
-        "mixtour" => shaped("mixtour", MixtourVariant::STANDARD, fen)?,
-        "mixtour-5" => shaped("mixtour-5", MixtourVariant::FIVE_POINTS, fen)?,
-        "silo" => played::<Silo>("silo", SiloVariant::STANDARD, fen)?,
-        "silo-8" => played::<Silo>("silo-8", SiloVariant::EIGHT, fen)?,
-        "coinstack" => played::<CoinStack>("coinstack", CoinStackVariant::CoinStack, fen)?,
-        "focus" => played::<CoinStack>("focus", CoinStackVariant::Focus, fen)?,
-        "castle" => played::<Castle>("castle", CastleVariant::LEVEL_1, fen)?,
-        "castle-2" => played::<Castle>("castle-2", CastleVariant::LEVEL_2, fen)?,
-        "castle-3" => played::<Castle>("castle-3", CastleVariant::LEVEL_3, fen)?,
-        _ => return Err(UnknownGame::new(name).into()),
-    };
-    debug_assert!(variant_names().contains(&rules.variant()));
-    Ok(rules)
+    with_variant(name, NewRules(fen)).unwrap_or_else(|| Err(UnknownGame::new(name).into()))
 }

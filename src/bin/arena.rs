@@ -5,7 +5,11 @@
 //! that cannot be started, i/o), 101 a panic (every engine killed first),
 //! 130 stopped by Ctrl-C (every finished game is recorded).
 
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
+#[path = "arena/args.rs"]
+mod args;
+
+use args::*;
+use clap::{CommandFactory, FromArgMatches};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,7 +30,7 @@ use stackfish::arena::watch::{watch, WatchEnd, WatchOptions};
 use stackfish::arena::ArenaError;
 use stackfish::cli::{Failure, ARENA};
 use stackfish::client::transport::{kill_all_engines, INTERRUPTED};
-use stackfish::manual::{self, Shell};
+use stackfish::manual;
 
 const EXIT_COMPLIANCE_FAILED: u8 = 1;
 const EXIT_INTERRUPTED: u8 = 130;
@@ -38,181 +42,6 @@ const OWN_ENGINE: &str = "stackfish";
 /// The engine's file name as cargo builds it (`stackfish.exe` on Windows).
 fn own_engine_file() -> String {
     format!("{OWN_ENGINE}{}", std::env::consts::EXE_SUFFIX)
-}
-
-#[derive(Parser)]
-#[command(
-    name = "arena",
-    version,
-    about = "Engine-vs-engine matches for stacking games; never trusts an engine, never hangs, never loses a record",
-    after_help = "Without a command: a match (with no flags at all: tournaments/default.json). Every flag, \
-config field, record format and exit code: protocol.md (in a Debian install: /usr/share/doc/stackfish/).",
-    args_conflicts_with_subcommands = true
-)]
-struct Cli {
-    #[command(subcommand)]
-    command: Option<Command>,
-    #[command(flatten)]
-    run: RunArgs,
-}
-
-/// The EXIT STATUS section of the man page.
-const EXIT_STATUS: &[(&str, &str)] = &[
-    ("0", "Without --sprt: the match (or compliance check, or `arena tune`) is done. With --sprt (a match, merge or watch): H1 accepted."),
-    ("1", "Without --sprt: the compliance check failed. With --sprt: H0 accepted."),
-    ("2", "With --sprt: inconclusive (the games ran out before a bound). At start, before anything runs: this build was made for a newer CPU (one line names what this one lacks)."),
-    ("3", "The run failed: bad flags or config, an engine that cannot be started, i/o."),
-    ("101", "A panic (a bug of the arena): its message, then every engine killed and the arena gone at once; finished games are recorded."),
-    ("130", "Stopped by Ctrl-C or SIGTERM; every finished game is recorded (`arena tune`: every finished iteration is in the trace, --resume goes on). A second one kills every engine and exits at once."),
-];
-
-/// The EXAMPLES section of the man page.
-const EXAMPLES: &[(&str, &str)] = &[
-    ("arena", "The demo match of tournaments/default.json."),
-    ("arena --engine name=new cmd=./stackfish --engine name=old cmd=./stackfish-old --each tc=10+0.1 --games 200 --sprt elo0=0 elo1=5 --jsonl new.jsonl", "An SPRT of a new build against an old one, its games recorded."),
-    ("arena --engine name=new cmd=./stackfish --engine name=old cmd=./stackfish-old --each tc=10+0.1 --games 200 --jsonl new.jsonl --resume", "Go on with a stopped match."),
-    ("arena merge shard-*.jsonl --sprt elo0=0 elo1=5", "The statistics of the shards of a match, together."),
-    ("arena compliance ./my-engine", "Check that an engine follows the protocol."),
-    ("arena tune --engine cmd=./stackfish-tune nodes=1000 --params-prefix Search --iterations 20000 --concurrency 2 --openings tournaments/openings-mixtour.txt --trace spsa.jsonl", "SPSA of the search parameters of a tuning build at 1,000 nodes a move."),
-];
-
-#[derive(Subcommand)]
-enum Command {
-    /// Write a suite of distinct random openings (one per line).
-    Openings(OpeningsArgs),
-    /// Check that an engine follows the protocol; prints what it said when a step fails.
-    Compliance(ComplianceArgs),
-    /// Recompute every statistic (SPRT included) from JSONL record files,
-    /// counting a game found in several files once.
-    Merge(MergeArgs),
-    /// Decide the SPRT of a match split into shards from the records they
-    /// write into one folder, and stop the shards when it is decided.
-    Watch(WatchArgs),
-    /// Which move lost each game: review every game of match records with an
-    /// analysing engine (our own stackfish by default) and list each game's
-    /// decisive mistake per engine, with the position to reproduce it.
-    Analyse(AnalyseArgs),
-    /// Tune an engine's spin options by SPSA through game pairs of
-    /// theta+ against theta- (a tuning build of stackfish: `cargo build
-    /// --release --features tune`).
-    #[command(
-        after_help = "Each iteration k: every parameter moves by +-c_k (c_k = c/k^0.101) at random for theta+ and the other way for theta-; \
-the game pairs' result (theta+'s wins minus losses) moves theta by a_k/c_k * result * sign (a_k = a/(A+k)^0.602), with c_N = c_end and \
-a_N = r_end * c_end^2 at the last iteration N. The trace (--trace, JSONL: a header, then one line per iteration) is written as the run goes; \
---resume continues it. Exit codes: 0 done; 3 the run failed (bad flags or parameter file, an engine that cannot be started or refuses a \
-parameter, a trace that does not fit --resume, i/o); 130 stopped by Ctrl-C or SIGTERM (finished iterations are in the trace). Details: protocol.md, \"arena tune\"."
-    )]
-    Tune(TuneArgs),
-    /// Print a shell completion script, e.g. `arena completions bash`.
-    Completions {
-        /// The shell the script is for.
-        shell: Shell,
-    },
-    /// Write the man pages of the arena and its subcommands into a folder (for packagers).
-    Man {
-        /// Folder to write the pages into (created if missing).
-        #[arg(long)]
-        dir: PathBuf,
-    },
-}
-
-#[derive(Args)]
-struct MergeArgs {
-    /// JSONL record files (`--jsonl` of one or more runs or shards).
-    #[arg(required = true)]
-    records: Vec<PathBuf>,
-    /// SPRT of the first engine against the second: elo0=E0 elo1=E1 [alpha=A] [beta=B].
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    sprt: Option<Vec<String>>,
-    /// Engine order, comma-separated (candidate first); default: order of the schedule.
-    #[arg(long, value_delimiter = ',')]
-    engines: Vec<String>,
-    /// Summary file (same schema as a match's --json).
-    #[arg(long)]
-    json: Option<PathBuf>,
-    /// HTML/SVG report.
-    #[arg(long)]
-    report: Option<PathBuf>,
-    /// Keep two records with the same game number, opening and players but
-    /// different moves as two games (default: an error, exit 3).
-    #[arg(long)]
-    keep_collisions: bool,
-}
-
-#[derive(Args)]
-struct TuneArgs {
-    /// The engine, as a match's --engine: cmd=path [args="..."] [option.X=v]
-    /// and one limit (nodes=N, depth=N, st=S or tc=B+I); name= is optional.
-    #[arg(long, num_args = 1.., required = true, value_name = "KEY=VALUE")]
-    engine: Vec<String>,
-    /// Tune the engine's spin options whose names start with this (e.g.
-    /// `Search`), from their defaults; c_end and r_end from stackfish's own
-    /// parameter table, or 5% of the range and 0.002 for other names.
-    #[arg(
-        long,
-        value_name = "PREFIX",
-        conflicts_with = "params",
-        required_unless_present = "params"
-    )]
-    params_prefix: Option<String>,
-    /// Tune the parameters of this file instead: one `name,value,min,max,c_end,r_end`
-    /// line each (Fishtest's format), `#` comments.
-    #[arg(long, value_name = "FILE")]
-    params: Option<PathBuf>,
-    /// Iterations N (one perturbation each); c_end and r_end hold at the last.
-    #[arg(long, default_value_t = 1000)]
-    iterations: u64,
-    /// Game pairs per iteration (one opening each, colours swapped).
-    #[arg(long, default_value_t = 1)]
-    pairs: u32,
-    /// Iterations played at once (each worker runs two engine processes).
-    #[arg(long, default_value_t = 1)]
-    concurrency: u32,
-    /// Seed of the perturbations and of the opening order.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// The game: mixtour, mixtour-5, ...
-    #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
-    game: String,
-    /// Opening suite (one FEN or `startpos moves ...` per line); the start position without it.
-    #[arg(long)]
-    openings: Option<PathBuf>,
-    /// Plies (engine moves) after which a game is a draw.
-    #[arg(long, default_value_t = stackfish::arena::config::DEFAULT_MAX_PLIES)]
-    maxplies: u32,
-    /// The JSONL trace: a header line, then one line per iteration with theta.
-    #[arg(long, default_value = "spsa.jsonl")]
-    trace: PathBuf,
-    /// Go on from the last iteration of --trace (same parameters, iterations, pairs and seed).
-    #[arg(long)]
-    resume: bool,
-    /// Spall's stability constant A as a share of --iterations.
-    #[arg(long, default_value_t = stackfish::arena::tune::DEFAULT_A_SHARE)]
-    a_share: f64,
-    /// Decay exponent of the learning rate a_k.
-    #[arg(long, default_value_t = stackfish::arena::tune::DEFAULT_ALPHA)]
-    alpha: f64,
-    /// Decay exponent of the perturbation c_k.
-    #[arg(long, default_value_t = stackfish::arena::tune::DEFAULT_GAMMA)]
-    gamma: f64,
-    /// How the perturbed values become integers: random (unbiased) or nearest.
-    #[arg(long, value_enum, default_value = "random")]
-    rounding: RoundingArg,
-    /// Print theta every this many iterations (0: only at the end).
-    #[arg(long, default_value_t = 100, value_name = "N")]
-    report_every: u64,
-    /// Wait for ugiok/uciok, in ms.
-    #[arg(long, value_name = "MS")]
-    startup_timeout: Option<u64>,
-    /// Cap on one depth- or node-limited search, in ms.
-    #[arg(long, value_name = "MS")]
-    max_move_time: Option<u64>,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum RoundingArg {
-    Random,
-    Nearest,
 }
 
 /// `arena tune`: the config from the flags, the run, its exit code.
@@ -368,46 +197,6 @@ fn tune(t: TuneArgs) -> Result<u8, ArenaError> {
     })
 }
 
-#[derive(Args)]
-struct WatchArgs {
-    /// The folder the shards write their --jsonl records into (every *.jsonl in it).
-    folder: PathBuf,
-    /// SPRT of the first engine against the second: elo0=E0 elo1=E1 [alpha=A] [beta=B].
-    #[arg(long, num_args = 1.., required = true, value_name = "KEY=VALUE")]
-    sprt: Vec<String>,
-    /// Candidate and base, comma-separated; default: the players of the schedule's first game.
-    #[arg(long, value_delimiter = ',')]
-    engines: Vec<String>,
-    /// Games of the whole schedule: with all of them recorded the watch ends.
-    #[arg(long)]
-    games: Option<u32>,
-    /// Slurm job id of the shards' array: --stop defaults to `scancel ID`,
-    /// --running to `squeue --noheader --jobs ID`.
-    #[arg(long, value_name = "ID")]
-    job: Option<String>,
-    /// Shell command run once the test is decided, to stop the shards.
-    #[arg(long, value_name = "CMD")]
-    stop: Option<String>,
-    /// Shell command that exits 0 and prints something while shards still run.
-    #[arg(long, value_name = "CMD")]
-    running: Option<String>,
-    /// Seconds between two looks at the folder.
-    #[arg(long, default_value_t = 1.0, value_name = "SECS")]
-    interval: f64,
-    /// Seconds the folder must stay unchanged after the stop before the final figures.
-    #[arg(long, default_value_t = 3.0, value_name = "SECS")]
-    settle: f64,
-    /// Give up after this many seconds (inconclusive unless decided).
-    #[arg(long, value_name = "SECS")]
-    timeout: Option<f64>,
-    /// Summary file (same schema as a match's --json).
-    #[arg(long)]
-    json: Option<PathBuf>,
-    /// HTML/SVG report.
-    #[arg(long)]
-    report: Option<PathBuf>,
-}
-
 /// A number of seconds from the flag `--{flag}` (only --settle may be 0).
 fn seconds(flag: &str, v: f64) -> Result<std::time::Duration, ArenaError> {
     std::time::Duration::try_from_secs_f64(v)
@@ -418,183 +207,6 @@ fn seconds(flag: &str, v: f64) -> Result<std::time::Duration, ArenaError> {
                 "--{flag} {v}: expected a positive number of seconds"
             ))
         })
-}
-
-#[derive(Args, Default)]
-struct RunArgs {
-    /// A JSON match config (fields as in protocol.md); flags override it.
-    /// Without engines and without --config: tournaments/default.json.
-    #[arg(long)]
-    config: Option<PathBuf>,
-    /// An engine: name=A cmd=path [args="..."] [proto=ugi|uci] [option.X=v]
-    /// [tc=10+0.1 | st=0.1] [depth=N] [nodes=N] [timemargin=MS] [dir=path].
-    /// Repeat for each engine; the first is the candidate.
-    #[arg(long, num_args = 1.., action = clap::ArgAction::Append, value_name = "KEY=VALUE")]
-    engine: Vec<String>,
-    /// The `--engine` occurrences, split (clap's derive cannot group them).
-    #[arg(skip)]
-    engine_groups: Vec<Vec<String>>,
-    /// Settings applied to every engine before its own (e.g. tc=1+0.01).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    each: Vec<String>,
-    /// Number of games, rounded up to whole pairs (each opening with both colours).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_GAMES)))]
-    games: Option<u32>,
-    /// The game: mixtour, mixtour-5, ...
-    #[arg(long, value_parser = manual::choices(stackfish::game::variant_names()))]
-    game: Option<String>,
-    /// Games played at once.
-    #[arg(long)]
-    concurrency: Option<u32>,
-    /// Opening suite: one FEN or `startpos moves ...` per line, `#` comments.
-    #[arg(long)]
-    openings: Option<PathBuf>,
-    /// Shuffle the openings with this seed (file order without it).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Protocol log: every line with time, game, engine and direction.
-    #[arg(long)]
-    log: Option<PathBuf>,
-    /// PGN-style record file (appended).
-    #[arg(long)]
-    pgn: Option<PathBuf>,
-    /// JSON-lines record file, one game per line; needed by --resume.
-    #[arg(long)]
-    jsonl: Option<PathBuf>,
-    /// Summary file written at the end.
-    #[arg(long)]
-    json: Option<PathBuf>,
-    /// Continue the match from the games in the --jsonl file.
-    #[arg(long)]
-    resume: bool,
-    /// Warn and play on when an engine refuses an option or never
-    /// advertised it (without it, the match stops before the first game).
-    #[arg(long)]
-    allow_bad_options: bool,
-    /// Plies (engine moves) after which a game is a draw.
-    #[arg(long)]
-    maxplies: Option<u32>,
-    /// Resign adjudication: moves=K score=CP [twosided=true|false]: both
-    /// engines agree for K moves each (twosided=false: the loser's own K
-    /// scores alone, as fastchess's default).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    resign: Option<Vec<String>>,
-    /// Draw adjudication: movenumber=M moves=K score=CP.
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    draw: Option<Vec<String>>,
-    /// Folder of Silo table files: a game ends as soon as its position is
-    /// in a table, with the table's result.
-    #[arg(long, value_name = "FOLDER")]
-    tb: Option<PathBuf>,
-    /// Who judges the games: `rules` (our rules library, every move checked)
-    /// or `engines` (for games the library does not know: `query gameover/result`).
-    #[arg(long, value_enum)]
-    referee: Option<RefereeArg>,
-    /// Event tag of the records.
-    #[arg(long)]
-    event: Option<String>,
-    /// Wait for ugiok/uciok, in ms.
-    #[arg(long, value_name = "MS")]
-    startup_timeout: Option<u64>,
-    /// Wait for readyok, in ms.
-    #[arg(long, value_name = "MS")]
-    ping_timeout: Option<u64>,
-    /// Cap on one depth- or node-limited search, in ms.
-    #[arg(long, value_name = "MS")]
-    max_move_time: Option<u64>,
-    /// Print the results block every N games (non-terminal output; 0 = only at the end).
-    #[arg(long, value_name = "N")]
-    ratinginterval: Option<u32>,
-    /// SPRT of the first engine (candidate) against the second (base), in
-    /// normalized Elo: elo0=E0 elo1=E1 [alpha=0.05] [beta=0.05]. Stops at a bound.
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    sprt: Option<Vec<String>>,
-    /// roundrobin (every pair) or gauntlet (the first engine against each other).
-    #[arg(long, value_name = "KIND", value_parser = manual::choices(&["roundrobin", "gauntlet"]))]
-    tournament: Option<String>,
-    /// Play only part K of N of the schedule (whole game pairs), e.g. 2/4;
-    /// `auto` or `auto/N`: the part from the scheduler's environment (a Slurm
-    /// array, a Kubernetes Indexed Job, GNU parallel's PARALLEL_SEQ).
-    #[arg(long, value_name = "K/N|auto[/N]")]
-    shard: Option<String>,
-    /// Self-contained HTML/SVG report written at the end.
-    #[arg(long)]
-    report: Option<PathBuf>,
-}
-
-#[derive(Args)]
-struct OpeningsArgs {
-    /// The game: mixtour, mixtour-5, coinstack, ...
-    #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
-    game: String,
-    /// Plies of random moves from the start.
-    #[arg(long, default_value_t = 4)]
-    plies: u32,
-    /// Start from another board: a StackAndConquer board file (.in,
-    /// .stackboard), a saved game (.stacksav) or a position string.
-    #[arg(long, value_name = "FILE|FEN")]
-    board: Option<String>,
-    /// Towers needed to win on a --board file (default 1).
-    #[arg(long, requires = "board")]
-    goal: Option<u32>,
-    /// Openings to write (fewer if not enough distinct ones turn up).
-    #[arg(long, default_value_t = 200)]
-    count: usize,
-    /// Seed of the random moves: the same seed writes the same suite.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Keep only openings that --engine scores within --maxcp of even.
-    #[arg(long, requires = "engine")]
-    balanced: bool,
-    /// The engine for --balanced (same keys as the match's --engine; depth=, nodes= or st= limit the search).
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    engine: Option<Vec<String>>,
-    /// Largest |score| in centi-units that counts as balanced.
-    #[arg(long, default_value_t = 100)]
-    maxcp: i32,
-    /// Output file (stdout without it).
-    #[arg(long)]
-    out: Option<PathBuf>,
-}
-
-#[derive(Args)]
-struct AnalyseArgs {
-    /// Record files of matches (`--jsonl` or `--pgn`).
-    #[arg(required = true)]
-    records: Vec<PathBuf>,
-    /// The analysing engine, as a match's --engine, with one limit per
-    /// position (nodes=N, depth=N or st=S) [default: name=stackfish
-    /// cmd=stackfish nodes=100000].
-    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
-    engine: Option<Vec<String>>,
-    /// Cap on one search in milliseconds, after which the engine is given up on.
-    #[arg(long)]
-    max_move_time: Option<u64>,
-}
-
-#[derive(Args)]
-struct ComplianceArgs {
-    /// The dialect to speak.
-    #[arg(long, value_enum, default_value = "ugi")]
-    proto: ProtoArg,
-    /// The game to check with.
-    #[arg(long, default_value = "mixtour", value_parser = manual::choices(stackfish::game::variant_names()))]
-    game: String,
-    /// The engine command and its arguments.
-    #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
-    cmd: Vec<String>,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum RefereeArg {
-    Rules,
-    Engines,
-}
-
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum ProtoArg {
-    Ugi,
-    Uci,
 }
 
 fn adjudication(tokens: &[String], what: &str) -> Result<ScoreAdjudication, ArenaError> {
@@ -876,119 +488,10 @@ fn command() -> clap::Command {
 
 fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
     match cli.command {
-        Some(Command::Openings(o)) => {
-            let spec = match &o.engine {
-                Some(tokens) if o.balanced => Some(engine_from_tokens(&[], tokens)?),
-                _ => None,
-            };
-            let start = o
-                .board
-                .as_deref()
-                .map(|b| stackfish::stackandconquer::board_start(b, o.goal))
-                .transpose()
-                .map_err(|e| ArenaError::Config(e.to_string()))?;
-            let suite = make_openings(
-                &o.game,
-                start.as_deref(),
-                o.plies,
-                o.count,
-                o.seed,
-                spec.as_ref().map(|s| (s, o.maxcp)),
-                Timeouts::default(),
-            )?;
-            let mut text = format!(
-                "# {} random openings of {} plies for {}{}, seed {}{}\n",
-                suite.len(),
-                o.plies,
-                o.game,
-                match &o.board {
-                    Some(b) => format!(" on board {b}"),
-                    None => String::new(),
-                },
-                o.seed,
-                match &o.engine {
-                    Some(tokens) if o.balanced => format!(
-                        ", balanced: |score| <= {} cp by engine {}",
-                        o.maxcp,
-                        tokens.join(" ")
-                    ),
-                    _ => String::new(),
-                }
-            );
-            for op in &suite {
-                text.push_str(&op.to_line());
-                text.push('\n');
-            }
-            match &o.out {
-                Some(p) => std::fs::write(p, text)
-                    .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", p.display())))?,
-                None => print!("{text}"),
-            }
-            if suite.len() < o.count {
-                eprintln!(
-                    "only {} distinct openings found (asked for {})",
-                    suite.len(),
-                    o.count
-                );
-            }
-            Ok(0)
-        }
-        Some(Command::Compliance(c)) => {
-            let proto = match c.proto {
-                ProtoArg::Ugi => Proto::Ugi,
-                ProtoArg::Uci => Proto::Uci,
-            };
-            let (cmd, args) = match c.cmd.split_first() {
-                // One argument with spaces is a command line (`arena
-                // compliance "engine --flag"`), unless it names a file: a
-                // path with spaces in it.
-                Some((cmd, args))
-                    if args.is_empty() && cmd.contains(' ') && !Path::new(cmd).exists() =>
-                {
-                    let mut words = split_args(cmd)?;
-                    if words.is_empty() {
-                        return Err(ArenaError::Config("empty engine command".into()));
-                    }
-                    let first = words.remove(0);
-                    (first, words)
-                }
-                Some((cmd, args)) => (cmd.clone(), args.to_vec()),
-                None => return Err(ArenaError::Config("no engine command".into())),
-            };
-            let passed = compliance::run(&cmd, &args, proto, &c.game, &mut std::io::stdout())?;
-            Ok(if passed { 0 } else { EXIT_COMPLIANCE_FAILED })
-        }
-        Some(Command::Merge(m)) => {
-            let opts = MergeOptions {
-                sprt: m.sprt.as_deref().map(parse_sprt).transpose()?,
-                json: m.json,
-                report: m.report,
-                engines: m.engines,
-                keep_collisions: m.keep_collisions,
-            };
-            let summary = merge(&m.records, &opts, &mut std::io::stdout())?;
-            Ok(exit_code(&summary))
-        }
-        Some(Command::Watch(w)) => {
-            let mut opts = WatchOptions::new(parse_sprt(&w.sprt)?);
-            opts.engines = w.engines;
-            opts.games = w.games;
-            opts.stop = w.stop;
-            opts.running = w.running;
-            if let Some(job) = &w.job {
-                opts.slurm_job(job);
-            }
-            opts.interval = seconds("interval", w.interval)?;
-            opts.settle = seconds("settle", w.settle)?;
-            opts.timeout = w.timeout.map(|t| seconds("timeout", t)).transpose()?;
-            opts.json = w.json;
-            opts.report = w.report;
-            let watched = watch(&w.folder, &opts, &mut std::io::stdout())?;
-            if watched.end == WatchEnd::Interrupted {
-                return Ok(EXIT_INTERRUPTED);
-            }
-            Ok(exit_code(&watched.summary))
-        }
+        Some(Command::Openings(o)) => openings(o),
+        Some(Command::Compliance(c)) => compliance_check(c),
+        Some(Command::Merge(m)) => merge_records(m),
+        Some(Command::Watch(w)) => watch_shards(w),
         Some(Command::Analyse(a)) => analyse(a),
         Some(Command::Tune(t)) => tune(t),
         Some(Command::Completions { shell }) => {
@@ -1001,21 +504,143 @@ fn run(cli: Cli, fastchess_output: bool) -> Result<u8, ArenaError> {
             })?;
             Ok(0)
         }
-        None => {
-            let (cfg, flags) = build_config(cli.run)?;
-            build_missing_engines(&cfg);
-            let tty = std::io::stdout().is_terminal();
-            let opts = RunOptions {
-                resume: flags.resume,
-                // fastchess's output is read by programs: no bar.
-                tty: tty && !fastchess_output,
-                shard: flags.shard,
-                fastchess: fastchess_output,
-            };
-            let summary = run_match(&cfg, &opts, &mut std::io::stdout())?;
-            Ok(exit_code(&summary))
-        }
+        None => play_match(cli.run, fastchess_output),
     }
+}
+
+/// `arena openings`: a suite of random openings, to a file or stdout.
+fn openings(o: OpeningsArgs) -> Result<u8, ArenaError> {
+    let spec = match &o.engine {
+        Some(tokens) if o.balanced => Some(engine_from_tokens(&[], tokens)?),
+        _ => None,
+    };
+    let start = o
+        .board
+        .as_deref()
+        .map(|b| stackfish::stackandconquer::board_start(b, o.goal))
+        .transpose()
+        .map_err(|e| ArenaError::Config(e.to_string()))?;
+    let suite = make_openings(
+        &o.game,
+        start.as_deref(),
+        o.plies,
+        o.count,
+        o.seed,
+        spec.as_ref().map(|s| (s, o.maxcp)),
+        Timeouts::default(),
+    )?;
+    let mut text = format!(
+        "# {} random openings of {} plies for {}{}, seed {}{}\n",
+        suite.len(),
+        o.plies,
+        o.game,
+        match &o.board {
+            Some(b) => format!(" on board {b}"),
+            None => String::new(),
+        },
+        o.seed,
+        match &o.engine {
+            Some(tokens) if o.balanced => format!(
+                ", balanced: |score| <= {} cp by engine {}",
+                o.maxcp,
+                tokens.join(" ")
+            ),
+            _ => String::new(),
+        }
+    );
+    for op in &suite {
+        text.push_str(&op.to_line());
+        text.push('\n');
+    }
+    match &o.out {
+        Some(p) => std::fs::write(p, text)
+            .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", p.display())))?,
+        None => print!("{text}"),
+    }
+    if suite.len() < o.count {
+        eprintln!(
+            "only {} distinct openings found (asked for {})",
+            suite.len(),
+            o.count
+        );
+    }
+    Ok(0)
+}
+
+/// `arena compliance`: the protocol check of one engine.
+fn compliance_check(c: ComplianceArgs) -> Result<u8, ArenaError> {
+    let proto = match c.proto {
+        ProtoArg::Ugi => Proto::Ugi,
+        ProtoArg::Uci => Proto::Uci,
+    };
+    let (cmd, args) = match c.cmd.split_first() {
+        // One argument with spaces is a command line (`arena
+        // compliance "engine --flag"`), unless it names a file: a
+        // path with spaces in it.
+        Some((cmd, args)) if args.is_empty() && cmd.contains(' ') && !Path::new(cmd).exists() => {
+            let mut words = split_args(cmd)?;
+            if words.is_empty() {
+                return Err(ArenaError::Config("empty engine command".into()));
+            }
+            let first = words.remove(0);
+            (first, words)
+        }
+        Some((cmd, args)) => (cmd.clone(), args.to_vec()),
+        None => return Err(ArenaError::Config("no engine command".into())),
+    };
+    let passed = compliance::run(&cmd, &args, proto, &c.game, &mut std::io::stdout())?;
+    Ok(if passed { 0 } else { EXIT_COMPLIANCE_FAILED })
+}
+
+/// `arena merge`: the statistics of record files, together.
+fn merge_records(m: MergeArgs) -> Result<u8, ArenaError> {
+    let opts = MergeOptions {
+        sprt: m.sprt.as_deref().map(parse_sprt).transpose()?,
+        json: m.json,
+        report: m.report,
+        engines: m.engines,
+        keep_collisions: m.keep_collisions,
+    };
+    let summary = merge(&m.records, &opts, &mut std::io::stdout())?;
+    Ok(exit_code(&summary))
+}
+
+/// `arena watch`: the SPRT of a sharded match, from its records.
+fn watch_shards(w: WatchArgs) -> Result<u8, ArenaError> {
+    let mut opts = WatchOptions::new(parse_sprt(&w.sprt)?);
+    opts.engines = w.engines;
+    opts.games = w.games;
+    opts.stop = w.stop;
+    opts.running = w.running;
+    if let Some(job) = &w.job {
+        opts.slurm_job(job);
+    }
+    opts.interval = seconds("interval", w.interval)?;
+    opts.settle = seconds("settle", w.settle)?;
+    opts.timeout = w.timeout.map(|t| seconds("timeout", t)).transpose()?;
+    opts.json = w.json;
+    opts.report = w.report;
+    let watched = watch(&w.folder, &opts, &mut std::io::stdout())?;
+    if watched.end == WatchEnd::Interrupted {
+        return Ok(EXIT_INTERRUPTED);
+    }
+    Ok(exit_code(&watched.summary))
+}
+
+/// A match (no subcommand).
+fn play_match(run: RunArgs, fastchess_output: bool) -> Result<u8, ArenaError> {
+    let (cfg, flags) = build_config(run)?;
+    build_missing_engines(&cfg);
+    let tty = std::io::stdout().is_terminal();
+    let opts = RunOptions {
+        resume: flags.resume,
+        // fastchess's output is read by programs: no bar.
+        tty: tty && !fastchess_output,
+        shard: flags.shard,
+        fastchess: fastchess_output,
+    };
+    let summary = run_match(&cfg, &opts, &mut std::io::stdout())?;
+    Ok(exit_code(&summary))
 }
 
 fn main() -> ExitCode {

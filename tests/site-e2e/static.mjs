@@ -186,6 +186,43 @@ async function fullGame() {
   await checkDrawn('mixtour', 'the final position');
 }
 
+// The review of the game just played, in the page's engine: a run at the
+// most nodes shows its progress and is cancelled midway; a run at the
+// page's default budget (20,000 nodes) fills the graph for every position and gives each side
+// an accuracy. Prints what it took a position (a figure, not a test).
+async function review() {
+  let st = await state();
+  const plies = st.moves.length;
+  await page.selectOption('#review-budget', '1000000');
+  await page.click('#review-button');
+  await page.waitForFunction(() => Number(document.getElementById('review').dataset.done) >= 1, null, { timeout: ENGINE_WAIT_MS });
+  check(await page.locator('#review-progress').isVisible(), 'the review shows a progress bar');
+  await page.click('#review-cancel');
+  await page.waitForFunction(() => document.getElementById('review').dataset.state === 'cancelled', null, { timeout: ENGINE_WAIT_MS });
+  st = await state();
+  check(st.review.done >= 1 && st.review.done < st.review.total && !st.thinking,
+    `the review cancelled midway (${st.review.done} of ${st.review.total}), the engine free`);
+  // The cancelled search's worker is ended and replaced (the engine stops
+  // a search mid-way that way): one engine worker again.
+  for (let t = 0; page.workers().length !== 1 && t < ENGINE_WAIT_MS; t += 50) await page.waitForTimeout(50);
+  check(page.workers().length === 1, `one engine worker after the cancel (${page.workers().length})`);
+  // The default budget, as a player gets it.
+  await page.selectOption('#review-budget', '20000');
+  await page.click('#review-button');
+  await page.waitForFunction(() => document.getElementById('review').dataset.state === 'done', null, { timeout: 180000 });
+  st = await state();
+  const points = Number(await page.locator('#graph').getAttribute('data-points'));
+  check(points === plies + 1 && st.evals.every((e) => e !== null), `the graph has every position of the ${plies} plies (${points})`);
+  const accuracy = [await text('#review-accuracy-p1'), await text('#review-accuracy-p2')];
+  check(accuracy.every((a) => /^\d+\.\d%$/.test(a)), `an accuracy per side (${accuracy})`);
+  const marked = st.marks.filter((m) => m !== null).length;
+  check(await page.locator('#moves .mv.inaccuracy, #moves .mv.mistake, #moves .mv.blunder').count() === marked,
+    `the move list marks the review's ${marked} classed moves`);
+  console.log(`review in the page: ${st.review.total} positions at ${st.review.nodes} nodes in ${st.review.elapsed_ms} ms`
+    + ` (${Math.round(st.review.elapsed_ms / st.review.total)} ms a position)`);
+  await page.screenshot({ path: join(outDir, 'site-review.png') });
+}
+
 // The engine's worker crashes (an uncaught error in it): one message
 // beside the analysis, the engine is restarted and answers the next move.
 async function crashedWorker() {
@@ -329,6 +366,7 @@ try {
   await serverOnly();
   await everyStart();
   await fullGame();
+  await review();
   await crashedWorker();
   await analysis();
   await stacksav();

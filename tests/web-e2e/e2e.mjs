@@ -310,6 +310,102 @@ async function graphAndMoves() {
   await page.waitForFunction(() => document.body.dataset.analysing === 'false');
 }
 
+// The review of a whole game ("Analyse game"): a run shows its progress
+// and is cancelled midway; a run to the end fills the graph for every
+// position and marks the moves; a move that allows a win in one is `??`
+// with the saving move as the better one; "next mistake" goes to it; the
+// annotated PGN loads back as a record.
+async function gameReview() {
+  // Twenty-four moves by two humans (spread over the legal moves, the
+  // same each run), so that nothing searches but the review.
+  await newGame('mixtour', 'human', 'human');
+  const line = await page.evaluate(async () => {
+    const post = async (path, body) => (await fetch(path, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    })).json();
+    let st = await (await fetch('/api/state')).json();
+    for (let i = 0; i < 24 && !st.outcome.over; i++) {
+      const all = st.legal_moves;
+      st = await post('/api/move', { move: all[(i * 7) % all.length] });
+    }
+    return st.moves;
+  });
+  await page.waitForFunction((n) => document.body.dataset.moves === String(n), line.length);
+  check(await page.locator('#review-button').isEnabled(), `"Analyse game" is offered for a game of ${line.length} moves`);
+
+  // A deep run, cancelled once it has searched a position or two.
+  await page.selectOption('#review-budget', '1000000');
+  await page.click('#review-button');
+  await page.waitForFunction(() => document.getElementById('review').dataset.state === 'running');
+  check(await page.locator('#review-progress').isVisible(), 'a progress bar while the review runs');
+  check(await page.locator('#review-cancel').isVisible(), 'and a way to cancel it');
+  await page.waitForFunction(() => Number(document.getElementById('review').dataset.done) >= 1, null, { timeout: ENGINE_WAIT_MS });
+  const progress = await page.locator('#review-progress').evaluate((b) => [b.value, b.max]);
+  check(progress[0] >= 1 && progress[1] === line.length + 1, `the bar counts the positions searched (${progress[0]} of ${progress[1]})`);
+  await page.click('#review-cancel');
+  await page.waitForFunction(() => document.getElementById('review').dataset.state === 'cancelled');
+  let st = await api('/api/state');
+  check(st.review.done >= 1 && st.review.done < st.review.total, `cancelled midway: ${st.review.done} of ${st.review.total} positions`);
+  check(await page.locator('#review-progress').isHidden() && await page.locator('#review-button').isVisible(), 'the bar goes, "Analyse game" comes back');
+  check((await text('#review-status')).startsWith('Cancelled after'), 'the status says so: ' + await text('#review-status'));
+  check(st.evals[line.length] !== null, 'the last position, searched first, keeps its evaluation');
+
+  // A quick run to the end: every position on the graph.
+  await page.selectOption('#review-budget', '10000');
+  await page.click('#review-button');
+  await page.waitForFunction(() => document.getElementById('review').dataset.state === 'done', null, { timeout: 60000 });
+  st = await api('/api/state');
+  check(st.evals.every((e) => e !== null), `every position evaluated (${st.evals.length})`);
+  const points = Number(await page.locator('#graph').getAttribute('data-points'));
+  check(points === line.length + 1, `the graph has a point for every position (${points})`);
+  const marked = st.marks.filter((m) => m !== null).length;
+  check(await page.locator('#moves .mv.inaccuracy, #moves .mv.mistake, #moves .mv.blunder').count() === marked, `the move list marks the review's ${marked} classed moves`);
+  const accuracy = [await text('#review-accuracy-p1'), await text('#review-accuracy-p2')];
+  check(accuracy.every((a) => /^\d+\.\d%$/.test(a)), `an accuracy per side (${accuracy})`);
+  await page.locator('#panel').screenshot({ path: join(outDir, 'review.png') });
+  const fine = st.review.moves.findIndex((m) => m.loss !== null && m.class === null);
+  if (fine >= 0) {
+    await page.locator(`#moves .mv[data-ply="${fine + 1}"]`).click();
+    await page.waitForFunction((n) => document.body.dataset.moves === String(n), fine + 1);
+    check((await text('#review-move-text')).includes(': fine (') && await page.locator('#review-better').isHidden(),
+      'a fine move is said to be fine, with no better move: ' + await text('#review-move-text'));
+  }
+
+  // A move that lets the other side win at once, reviewed.
+  await page.fill('#fen-input', SAVE);
+  await page.fill('#fen-moves', '2c2e2');
+  await page.click('#fen-form button');
+  await page.waitForFunction(() => document.body.dataset.moves === '1');
+  check(await text('#review-status') === 'Not analysed yet.', 'another game drops the old review: ' + await text('#review-status'));
+  await page.selectOption('#review-budget', '50000');
+  await page.click('#review-button');
+  await page.waitForFunction(() => document.getElementById('review').dataset.state === 'done', null, { timeout: ENGINE_WAIT_MS });
+  check((await text('#moves .mv[data-ply="1"]')).trim() === '2c2e2??', 'the move that allows a win in one is 2c2e2??');
+  check(await page.locator('#graph circle.graph-point.blunder').count() === 1, 'and a blunder on the graph');
+  check((await text('#review-counts-p2')).endsWith('1 ??'), 'player 2 has one blunder: ' + await text('#review-counts-p2'));
+  check(await page.locator('#review-next-p1').isDisabled(), 'player 1 has no mistake to step to');
+  await page.click('#nav-start');
+  await page.waitForFunction(() => document.body.dataset.moves === '0');
+  await page.click('#review-next-p2');
+  await page.waitForFunction(() => document.body.dataset.moves === '1');
+  check(await page.locator('#review-better').isVisible(), 'the blunder shown with the better move');
+  check((await text('#review-better-move')) === 'c2e2', 'the better move is the saving c2e2: ' + await text('#review-better-move'));
+  check((await text('#review-move-text')).includes('Blunder'), 'and named a blunder: ' + await text('#review-move-text'));
+  const st1 = await api('/api/state');
+  const rest = st1.review.moves[0].line.slice(1).join(' ');
+  check((await text('#review-better')) === 'Better: c2e2' + (rest ? ', then ' + rest : ''), 'its line after it: ' + await text('#review-better'));
+
+  // The annotated game reads back as a record with the same moves.
+  const pgn = await page.evaluate(async () => (await fetch('/api/review/pgn')).text());
+  check(pgn.includes('$4') && pgn.includes('[%eval'), 'the annotated PGN has the NAG and the evaluations');
+  await page.setInputFiles('#open-file', { name: 'review.pgn', mimeType: 'text/plain', buffer: Buffer.from(pgn) });
+  await page.waitForFunction(() => document.getElementById('review').dataset.state === 'none');
+  st = await api('/api/state');
+  check(st.start_fen === SAVE && JSON.stringify(st.moves) === '["2c2e2"]', 'the annotated PGN loads back: ' + st.moves);
+  check(st.loaded && st.loaded.name === 'review.pgn', 'the state names the record loaded');
+  check((await text('#loaded-note')) === 'review.pgn: 1 move.', 'and the page: ' + await text('#loaded-note'));
+}
+
 // An external engine (negamax, over UGI) plays stackfish to the end.
 async function externalEngineGame() {
   await newGame('mixtour', 'negamax', 'stackfish', { level: '1', time: '100' });
@@ -674,6 +770,7 @@ try {
   await boardFlips();
   await analysis();
   await graphAndMoves();
+  await gameReview();
   await playerFacing();
   await externalEngineGame();
   await crashingEngine();

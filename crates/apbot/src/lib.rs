@@ -11,6 +11,7 @@ pub mod key;
 pub mod log;
 pub mod metrics;
 mod platform;
+mod play;
 mod pool;
 mod server;
 pub mod state;

@@ -8,6 +8,7 @@ use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
+use stackfish_service::metrics::{Requests, SearchHelp, Searches};
 use stackfish_service::Registry;
 
 pub use stackfish_service::metrics::CONTENT_TYPE;
@@ -36,11 +37,9 @@ pub enum Outcome {
 
 pub struct Metrics {
     registry: Registry,
-    requests: Family<RequestLabels, Counter>,
+    requests: Requests<RequestLabels>,
     signature_failures: Counter,
-    searches_started: Counter,
-    searches_finished: Counter,
-    searches_failed: Counter,
+    searches: Searches,
     submissions: Family<OutcomeLabels, Counter>,
     games: Gauge,
     pending: Gauge,
@@ -70,30 +69,24 @@ impl Default for Metrics {
 impl Metrics {
     pub fn new() -> Metrics {
         let mut registry = Registry::new();
-        let requests = registry.add(
-            "apbot_requests",
+        let requests = Requests::register(
+            &mut registry,
+            "apbot",
             "HTTP requests answered, by AP's verb (ping, challenge, move, metrics, - when unknown) and status",
-            Family::<RequestLabels, Counter>::default(),
         );
         let signature_failures = registry.add(
             "apbot_signature_failures",
             "POSTs refused with 401: a bad, stale or replayed signature",
             Counter::default(),
         );
-        let searches_started = registry.add(
-            "apbot_searches_started",
-            "Searches started (a retry of a failed one counts again)",
-            Counter::default(),
-        );
-        let searches_finished = registry.add(
-            "apbot_searches_finished",
-            "Searches that chose a move or found the game over",
-            Counter::default(),
-        );
-        let searches_failed = registry.add(
-            "apbot_searches_failed",
-            "Searches that panicked or answered a move AP's notation cannot write",
-            Counter::default(),
+        let searches = Searches::register(
+            &mut registry,
+            "apbot",
+            SearchHelp {
+                started: "Searches started (a retry of a failed one counts again)",
+                finished: "Searches that chose a move or found the game over",
+                failed: "Searches that panicked or answered a move AP's notation cannot write",
+            },
         );
         let submissions = registry.add(
             "apbot_submissions",
@@ -129,9 +122,7 @@ impl Metrics {
             registry,
             requests,
             signature_failures,
-            searches_started,
-            searches_finished,
-            searches_failed,
+            searches,
             submissions,
             games,
             pending,
@@ -142,12 +133,10 @@ impl Metrics {
     }
 
     pub fn request(&self, verb: &str, status: u16) {
-        self.requests
-            .get_or_create(&RequestLabels {
-                verb: verb.to_string(),
-                status,
-            })
-            .inc();
+        self.requests.count(&RequestLabels {
+            verb: verb.to_string(),
+            status,
+        });
     }
 
     pub fn signature_failure(&self) {
@@ -155,15 +144,15 @@ impl Metrics {
     }
 
     pub fn search_started(&self) {
-        self.searches_started.inc();
+        self.searches.started();
     }
 
     pub fn search_finished(&self) {
-        self.searches_finished.inc();
+        self.searches.finished();
     }
 
     pub fn search_failed(&self) {
-        self.searches_failed.inc();
+        self.searches.failed();
     }
 
     pub fn submission(&self, outcome: Outcome) {

@@ -236,6 +236,55 @@ fn finished_fen(game: &str) -> Option<(String, GameResult)> {
     None
 }
 
+/// The positions the steps search and query.
+struct Positions {
+    start: Box<dyn AnyGame>,
+    /// Six random plies from the start (sent as `startpos moves ...`).
+    mid: Box<dyn AnyGame>,
+    /// Nine random plies from the start (sent as `position fen ...`).
+    mid2: Box<dyn AnyGame>,
+    /// A finished game's position and result, when one is found.
+    finished: Option<(String, GameResult)>,
+}
+
+/// One step of the check: its name, whether only UGI engines take it, and
+/// what it sends and expects.
+struct StepDef {
+    name: &'static str,
+    ugi_only: bool,
+    run: fn(&mut Checker, &Positions) -> Step,
+}
+
+/// The steps, in the order they run.
+const STEPS: &[StepDef] = &[
+    step("handshake", false, handshake),
+    step("isready", false, |c, _| c.ready()),
+    step("options", false, options),
+    step("new game", false, new_game_step),
+    step("go depth", false, go_depth),
+    step("go nodes (startpos moves ...)", false, go_nodes),
+    step("go movetime (position fen ...)", false, go_movetime),
+    step("go with clocks", false, go_with_clocks),
+    step("go with one clock only", false, go_with_one_clock),
+    step("go wtime/btime aliases", true, go_aliases),
+    step("go infinite, isready mid-search, stop", false, go_infinite),
+    step("queries", true, queries),
+    step("bad input", false, bad_input),
+    step("quit", false, quit),
+];
+
+const fn step(
+    name: &'static str,
+    ugi_only: bool,
+    run: fn(&mut Checker, &Positions) -> Step,
+) -> StepDef {
+    StepDef {
+        name,
+        ugi_only,
+        run,
+    }
+}
+
 /// Runs every step against the engine `cmd args`; prints a line per step and
 /// returns whether all passed.
 pub fn run(
@@ -258,277 +307,16 @@ pub fn run(
         dead: None,
         options: Vec::new(),
     };
-    let mid = random_line(game, 6, 3)?;
-    let mid2 = random_line(game, 9, 4)?;
-    let finished = finished_fen(game);
-    let ugi = proto == Proto::Ugi;
-    let (hello, ok_word, newgame) = match proto {
-        Proto::Ugi => ("ugi", "ugiok", "uginewgame"),
-        Proto::Uci => ("uci", "uciok", "ucinewgame"),
+    let positions = Positions {
+        start,
+        mid: random_line(game, 6, 3)?,
+        mid2: random_line(game, 9, 4)?,
+        finished: finished_fen(game),
     };
-    let start_b: &dyn AnyGame = &*start;
-
-    type StepFn<'a> = Box<dyn FnOnce(&mut Checker) -> Step + 'a>;
-    let mut steps: Vec<(&str, StepFn)> = Vec::new();
-    steps.push((
-        "handshake",
-        Box::new(move |c: &mut Checker| {
-            c.send(hello)?;
-            let mut has_id = false;
-            let mut opts = Vec::new();
-            c.expect(ok_word, HANDSHAKE_MS, |l| {
-                has_id |= l.starts_with("id name ");
-                if l.starts_with("option ") {
-                    opts.push(l.to_string());
-                }
-                l.trim() == ok_word
-            })?;
-            c.options = opts;
-            if !has_id {
-                return Err(wrong("no 'id name ...' line before the ok"));
-            }
-            Ok(())
-        }),
-    ));
-    steps.push(("isready", Box::new(|c: &mut Checker| c.ready())));
-    steps.push((
-        "options",
-        Box::new(|c: &mut Checker| {
-            for line in c.options.clone() {
-                let Some(name) = option_name(&line) else {
-                    return Err(wrong(format!("option line without a name: '{line}'")));
-                };
-                let tokens: Vec<&str> = line.split_whitespace().collect();
-                let value = if name.eq_ignore_ascii_case("game") {
-                    Some(c.game.clone())
-                } else {
-                    tokens
-                        .iter()
-                        .position(|&t| t == "default")
-                        .and_then(|i| tokens.get(i + 1))
-                        .map(|v| v.to_string())
-                };
-                match value {
-                    Some(v) => c.send(&format!("setoption name {name} value {v}"))?,
-                    None => c.send(&format!("setoption name {name}"))?,
-                }
-            }
-            c.ready()?;
-            c.send("setoption name NoSuchOptionXyz value 1")?;
-            c.send("isready")?;
-            let mut warned = false;
-            c.expect("readyok", READY_MS, |l| {
-                warned |= l.starts_with("info string");
-                l.trim() == "readyok"
-            })?;
-            if !warned {
-                return Err(wrong("an unknown option got no 'info string' line"));
-            }
-            Ok(())
-        }),
-    ));
-    steps.push((
-        "new game",
-        Box::new(move |c: &mut Checker| {
-            c.send(newgame)?;
-            c.ready()
-        }),
-    ));
-    steps.push((
-        "go depth",
-        Box::new(move |c: &mut Checker| {
-            c.send("position startpos")?;
-            c.search("go depth 2", start_b, 10_000)
-        }),
-    ));
-    let mid_b: &dyn AnyGame = &*mid;
-    let mid2_b: &dyn AnyGame = &*mid2;
-    steps.push((
-        "go nodes (startpos moves ...)",
-        Box::new(move |c: &mut Checker| {
-            c.send(&position_cmd(mid_b, start_b))?;
-            c.search("go nodes 2000", mid_b, 10_000)
-        }),
-    ));
-    steps.push((
-        "go movetime (position fen ...)",
-        Box::new(move |c: &mut Checker| {
-            c.send(&format!("position fen {}", mid2_b.fen()))?;
-            let mut alone = new_game(&c.game).ok_or_else(|| wrong("unknown game"))?;
-            alone.set_fen(&mid2_b.fen()).map_err(wrong)?;
-            let t0 = Instant::now();
-            c.search("go movetime 200", &*alone, 200 + SEARCH_SLACK_MS)?;
-            let ms = t0.elapsed().as_millis();
-            if ms < 100 {
-                c.said
-                    .push(format!("# note: answered after {ms} ms of 200"));
-            }
-            Ok(())
-        }),
-    ));
-    steps.push((
-        "go with clocks",
-        Box::new(move |c: &mut Checker| {
-            c.send(&position_cmd(mid_b, start_b))?;
-            let go = if ugi {
-                "go p1time 1000 p2time 1000 p1inc 10 p2inc 10"
-            } else {
-                "go wtime 1000 btime 1000 winc 10 binc 10"
-            };
-            c.search(go, mid_b, 1000 + SEARCH_SLACK_MS)
-        }),
-    ));
-    steps.push((
-        "go with one clock only",
-        Box::new(move |c: &mut Checker| {
-            c.send("position startpos")?;
-            let go = if ugi { "go p1time 500" } else { "go wtime 500" };
-            c.search(go, start_b, 500 + SEARCH_SLACK_MS)
-        }),
-    ));
-    if ugi {
-        steps.push((
-            "go wtime/btime aliases",
-            Box::new(move |c: &mut Checker| {
-                c.send("position startpos")?;
-                c.search(
-                    "go wtime 1000 btime 1000 winc 10 binc 10",
-                    start_b,
-                    1000 + SEARCH_SLACK_MS,
-                )
-            }),
-        ));
-    }
-    steps.push((
-        "go infinite, isready mid-search, stop",
-        Box::new(move |c: &mut Checker| {
-            c.send(&position_cmd(mid_b, start_b))?;
-            c.send("go infinite")?;
-            c.expect_quiet(200, "during go infinite")?;
-            c.send("isready")?;
-            c.expect("readyok during the search", READY_MS, |l| {
-                l.trim() == "readyok" || l.starts_with("bestmove")
-            })
-            .and_then(|l| {
-                if l.starts_with("bestmove") {
-                    Err(wrong(
-                        "bestmove before stop (isready must not stop the search)",
-                    ))
-                } else {
-                    Ok(())
-                }
-            })?;
-            let t0 = Instant::now();
-            c.send("stop")?;
-            c.bestmove(mid_b, STOP_MS)?;
-            c.said.push(format!(
-                "# bestmove {} ms after stop",
-                t0.elapsed().as_millis()
-            ));
-            c.ready()
-        }),
-    ));
-    if ugi {
-        steps.push((
-            "queries",
-            Box::new(move |c: &mut Checker| {
-                c.send("position startpos")?;
-                c.query("gameover", "false")?;
-                c.query("p1turn", "true")?;
-                c.query("result", "none")?;
-                c.send(&position_cmd(mid_b, start_b))?;
-                let p1 = (mid_b.side_to_move() == Side::P1).to_string();
-                c.query("p1turn", &p1)?;
-                if let Some((fen, result)) = &finished {
-                    c.send(&format!("position fen {fen}"))?;
-                    c.query("gameover", "true")?;
-                    c.query("result", result.ugi())?;
-                }
-                Ok(())
-            }),
-        ));
-    }
-    steps.push((
-        "bad input",
-        Box::new(move |c: &mut Checker| {
-            c.send(&position_cmd(mid_b, start_b))?;
-            for bad in [
-                "",
-                "   ",
-                "foo bar",
-                "position fen this is not a position",
-                "position startpos moves zz9",
-                "position",
-                "setoption name",
-                "setoption",
-                "go depth",
-                "\u{1b}[2J garbage \u{7f}",
-            ] {
-                if bad == "go depth" {
-                    // A malformed go may still search: make sure it ends.
-                    c.send(bad)?;
-                    c.send("stop")?;
-                    c.expect_quiet(100, "").ok();
-                    continue;
-                }
-                c.send(bad)?;
-                c.ready()
-                    .map_err(|e| wrong(format!("after '{bad}': {e}")))?;
-            }
-            // The bad positions must have left the good one in place.
-            if ugi {
-                let p1 = (mid_b.side_to_move() == Side::P1).to_string();
-                c.query("p1turn", &p1)
-                    .map_err(|e| wrong(format!("position changed by a bad command: {e}")))?;
-            }
-            c.search("go depth 1", mid_b, 10_000)
-        }),
-    ));
-    steps.push((
-        "quit",
-        Box::new(|c: &mut Checker| {
-            c.send("quit")?;
-            match c.t.recv(Instant::now() + Duration::from_millis(QUIT_MS)) {
-                Recv::Closed(_) => Ok(()),
-                Recv::Line(l) => {
-                    // Output after quit is tolerated; the exit is what counts.
-                    c.said.push(format!("< {l}"));
-                    match c.expect("exit", QUIT_MS, |_| false) {
-                        Err(StepError::ExitedWaiting { .. }) => Ok(()),
-                        _ => Err(wrong(format!("still running {QUIT_MS} ms after quit"))),
-                    }
-                }
-                _ => Err(wrong(format!("still running {QUIT_MS} ms after quit"))),
-            }
-        }),
-    ));
-
-    let mut all_ok = true;
     let io = |e: std::io::Error| ArenaError::Io(e.to_string());
-    for (name, step) in steps {
-        if let Some(d) = &c.dead {
-            if name != "quit" {
-                writeln!(out, "skip {name} (engine is gone: {d})").map_err(io)?;
-                all_ok = false;
-                continue;
-            }
-        }
-        c.said.clear();
-        let t0 = Instant::now();
-        let result = step(&mut c);
-        let ms = t0.elapsed().as_millis();
-        match result {
-            Ok(()) => writeln!(out, "ok   {name} ({ms} ms)").map_err(io)?,
-            Err(e) => {
-                all_ok = false;
-                writeln!(out, "FAIL {name}: {e}").map_err(io)?;
-                writeln!(out, "     the conversation (> sent, < received):").map_err(io)?;
-                let skip = c.said.len().saturating_sub(SHOW_LINES);
-                for l in &c.said[skip..] {
-                    writeln!(out, "     {l}").map_err(io)?;
-                }
-            }
-        }
+    let mut all_ok = true;
+    for s in STEPS.iter().filter(|s| proto == Proto::Ugi || !s.ugi_only) {
+        all_ok &= run_step(&mut c, s, &positions, out).map_err(io)?;
     }
     c.t.close(Duration::from_millis(100));
     writeln!(
@@ -542,4 +330,256 @@ pub fn run(
     )
     .map_err(io)?;
     Ok(all_ok)
+}
+
+/// Runs one step and prints its line (with the conversation when it
+/// failed); whether it passed. Once the engine is gone the steps are
+/// skipped, but for `quit`.
+fn run_step(
+    c: &mut Checker,
+    s: &StepDef,
+    positions: &Positions,
+    out: &mut dyn Write,
+) -> std::io::Result<bool> {
+    let name = s.name;
+    if let Some(d) = &c.dead {
+        if name != "quit" {
+            writeln!(out, "skip {name} (engine is gone: {d})")?;
+            return Ok(false);
+        }
+    }
+    c.said.clear();
+    let t0 = Instant::now();
+    let result = (s.run)(c, positions);
+    let ms = t0.elapsed().as_millis();
+    match result {
+        Ok(()) => {
+            writeln!(out, "ok   {name} ({ms} ms)")?;
+            Ok(true)
+        }
+        Err(e) => {
+            writeln!(out, "FAIL {name}: {e}")?;
+            writeln!(out, "     the conversation (> sent, < received):")?;
+            let skip = c.said.len().saturating_sub(SHOW_LINES);
+            for l in &c.said[skip..] {
+                writeln!(out, "     {l}")?;
+            }
+            Ok(false)
+        }
+    }
+}
+
+fn handshake(c: &mut Checker, _: &Positions) -> Step {
+    let (hello, ok_word) = match c.proto {
+        Proto::Ugi => ("ugi", "ugiok"),
+        Proto::Uci => ("uci", "uciok"),
+    };
+    c.send(hello)?;
+    let mut has_id = false;
+    let mut opts = Vec::new();
+    c.expect(ok_word, HANDSHAKE_MS, |l| {
+        has_id |= l.starts_with("id name ");
+        if l.starts_with("option ") {
+            opts.push(l.to_string());
+        }
+        l.trim() == ok_word
+    })?;
+    c.options = opts;
+    if !has_id {
+        return Err(wrong("no 'id name ...' line before the ok"));
+    }
+    Ok(())
+}
+
+/// Sets every advertised option to its default (the game to ours), then an
+/// unknown one, which must get an `info string` line.
+fn options(c: &mut Checker, _: &Positions) -> Step {
+    for line in c.options.clone() {
+        let Some(name) = option_name(&line) else {
+            return Err(wrong(format!("option line without a name: '{line}'")));
+        };
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let value = if name.eq_ignore_ascii_case("game") {
+            Some(c.game.clone())
+        } else {
+            tokens
+                .iter()
+                .position(|&t| t == "default")
+                .and_then(|i| tokens.get(i + 1))
+                .map(|v| v.to_string())
+        };
+        match value {
+            Some(v) => c.send(&format!("setoption name {name} value {v}"))?,
+            None => c.send(&format!("setoption name {name}"))?,
+        }
+    }
+    c.ready()?;
+    c.send("setoption name NoSuchOptionXyz value 1")?;
+    c.send("isready")?;
+    let mut warned = false;
+    c.expect("readyok", READY_MS, |l| {
+        warned |= l.starts_with("info string");
+        l.trim() == "readyok"
+    })?;
+    if !warned {
+        return Err(wrong("an unknown option got no 'info string' line"));
+    }
+    Ok(())
+}
+
+fn new_game_step(c: &mut Checker, _: &Positions) -> Step {
+    c.send(match c.proto {
+        Proto::Ugi => "uginewgame",
+        Proto::Uci => "ucinewgame",
+    })?;
+    c.ready()
+}
+
+fn go_depth(c: &mut Checker, p: &Positions) -> Step {
+    c.send("position startpos")?;
+    c.search("go depth 2", &*p.start, 10_000)
+}
+
+fn go_nodes(c: &mut Checker, p: &Positions) -> Step {
+    c.send(&position_cmd(&*p.mid, &*p.start))?;
+    c.search("go nodes 2000", &*p.mid, 10_000)
+}
+
+fn go_movetime(c: &mut Checker, p: &Positions) -> Step {
+    c.send(&format!("position fen {}", p.mid2.fen()))?;
+    let mut alone = new_game(&c.game).ok_or_else(|| wrong("unknown game"))?;
+    alone.set_fen(&p.mid2.fen()).map_err(wrong)?;
+    let t0 = Instant::now();
+    c.search("go movetime 200", &*alone, 200 + SEARCH_SLACK_MS)?;
+    let ms = t0.elapsed().as_millis();
+    if ms < 100 {
+        c.said
+            .push(format!("# note: answered after {ms} ms of 200"));
+    }
+    Ok(())
+}
+
+fn go_with_clocks(c: &mut Checker, p: &Positions) -> Step {
+    c.send(&position_cmd(&*p.mid, &*p.start))?;
+    let go = match c.proto {
+        Proto::Ugi => "go p1time 1000 p2time 1000 p1inc 10 p2inc 10",
+        Proto::Uci => "go wtime 1000 btime 1000 winc 10 binc 10",
+    };
+    c.search(go, &*p.mid, 1000 + SEARCH_SLACK_MS)
+}
+
+fn go_with_one_clock(c: &mut Checker, p: &Positions) -> Step {
+    c.send("position startpos")?;
+    let go = match c.proto {
+        Proto::Ugi => "go p1time 500",
+        Proto::Uci => "go wtime 500",
+    };
+    c.search(go, &*p.start, 500 + SEARCH_SLACK_MS)
+}
+
+fn go_aliases(c: &mut Checker, p: &Positions) -> Step {
+    c.send("position startpos")?;
+    c.search(
+        "go wtime 1000 btime 1000 winc 10 binc 10",
+        &*p.start,
+        1000 + SEARCH_SLACK_MS,
+    )
+}
+
+/// `isready` during `go infinite` is answered without stopping the search;
+/// `stop` ends it with a legal move.
+fn go_infinite(c: &mut Checker, p: &Positions) -> Step {
+    c.send(&position_cmd(&*p.mid, &*p.start))?;
+    c.send("go infinite")?;
+    c.expect_quiet(200, "during go infinite")?;
+    c.send("isready")?;
+    c.expect("readyok during the search", READY_MS, |l| {
+        l.trim() == "readyok" || l.starts_with("bestmove")
+    })
+    .and_then(|l| {
+        if l.starts_with("bestmove") {
+            Err(wrong(
+                "bestmove before stop (isready must not stop the search)",
+            ))
+        } else {
+            Ok(())
+        }
+    })?;
+    let t0 = Instant::now();
+    c.send("stop")?;
+    c.bestmove(&*p.mid, STOP_MS)?;
+    c.said.push(format!(
+        "# bestmove {} ms after stop",
+        t0.elapsed().as_millis()
+    ));
+    c.ready()
+}
+
+fn queries(c: &mut Checker, p: &Positions) -> Step {
+    c.send("position startpos")?;
+    c.query("gameover", "false")?;
+    c.query("p1turn", "true")?;
+    c.query("result", "none")?;
+    c.send(&position_cmd(&*p.mid, &*p.start))?;
+    let p1 = (p.mid.side_to_move() == Side::P1).to_string();
+    c.query("p1turn", &p1)?;
+    if let Some((fen, result)) = &p.finished {
+        c.send(&format!("position fen {fen}"))?;
+        c.query("gameover", "true")?;
+        c.query("result", result.ugi())?;
+    }
+    Ok(())
+}
+
+/// Lines that are not commands leave the engine answering and its
+/// position in place.
+fn bad_input(c: &mut Checker, p: &Positions) -> Step {
+    let mid = &*p.mid;
+    c.send(&position_cmd(mid, &*p.start))?;
+    for bad in [
+        "",
+        "   ",
+        "foo bar",
+        "position fen this is not a position",
+        "position startpos moves zz9",
+        "position",
+        "setoption name",
+        "setoption",
+        "go depth",
+        "\u{1b}[2J garbage \u{7f}",
+    ] {
+        if bad == "go depth" {
+            // A malformed go may still search: make sure it ends.
+            c.send(bad)?;
+            c.send("stop")?;
+            c.expect_quiet(100, "").ok();
+            continue;
+        }
+        c.send(bad)?;
+        c.ready()
+            .map_err(|e| wrong(format!("after '{bad}': {e}")))?;
+    }
+    // The bad positions must have left the good one in place.
+    if c.proto == Proto::Ugi {
+        let p1 = (mid.side_to_move() == Side::P1).to_string();
+        c.query("p1turn", &p1)
+            .map_err(|e| wrong(format!("position changed by a bad command: {e}")))?;
+    }
+    c.search("go depth 1", mid, 10_000)
+}
+
+fn quit(c: &mut Checker, _: &Positions) -> Step {
+    c.send("quit")?;
+    match c.t.recv(Instant::now() + Duration::from_millis(QUIT_MS)) {
+        Recv::Closed(_) => Ok(()),
+        Recv::Line(l) => {
+            // Output after quit is tolerated; the exit is what counts.
+            c.said.push(format!("< {l}"));
+            match c.expect("exit", QUIT_MS, |_| false) {
+                Err(StepError::ExitedWaiting { .. }) => Ok(()),
+                _ => Err(wrong(format!("still running {QUIT_MS} ms after quit"))),
+            }
+        }
+        _ => Err(wrong(format!("still running {QUIT_MS} ms after quit"))),
+    }
 }

@@ -79,189 +79,238 @@ fn bad(option: &str, why: impl std::fmt::Display) -> ArenaError {
 /// double-dash flags may be mixed in and pass through.
 pub fn translate(args: &[String]) -> Result<Translated, ArenaError> {
     let mut out = Translated::default();
-    let mut rounds: Option<u32> = None;
-    let mut games_per_round: Option<u32> = None;
-    let mut srand: Option<String> = None;
-    let mut random_order = false;
+    let mut games = GameCount::default();
     let mut i = 0;
-    // The values after an option: every following word that is not an option.
-    let values = |i: usize| -> Vec<String> {
-        args[i + 1..]
-            .iter()
-            .take_while(|a| !a.starts_with('-') || a.parse::<f64>().is_ok())
-            .cloned()
-            .collect()
-    };
-    let one = |option: &str, v: &[String]| -> Result<String, ArenaError> {
-        match v {
-            [x] => Ok(x.clone()),
-            _ => Err(bad(option, "takes one value")),
-        }
-    };
-    let number = |option: &str, v: &[String]| -> Result<u32, ArenaError> {
-        one(option, v)?
-            .parse()
-            .map_err(|_| bad(option, "expected a whole number"))
-    };
     while i < args.len() {
         let option = args[i].as_str();
+        let v = values_after(args, i);
+        i += 1 + v.len();
         if option.starts_with("--") {
             // One of ours: it and its values pass through unchanged.
             out.args.push(option.to_string());
-            let v = values(i);
-            i += 1 + v.len();
             out.args.extend(v);
             continue;
         }
-        let v = values(i);
-        i += 1 + v.len();
-        let pairs = || -> Result<Vec<(String, String)>, ArenaError> {
-            v.iter()
-                .map(|t| {
-                    t.split_once('=')
-                        .map(|(k, x)| (k.to_string(), x.to_string()))
-                        .ok_or_else(|| bad(option, format!("expected key=value, found {t:?}")))
-                })
-                .collect()
-        };
-        match option {
-            "-engine" | "-each" => {
-                out.args.push(format!("-{option}"));
-                for (k, x) in pairs()? {
-                    out.args.push(engine_key(option, &k, &x)?);
-                }
+        translate_option(option, &v, &mut out, &mut games)?;
+    }
+    games.append_to(&mut out.args);
+    Ok(out)
+}
+
+/// The options that together give the game count and the seed, applied
+/// once the whole line is read.
+#[derive(Default)]
+struct GameCount {
+    rounds: Option<u32>,
+    games_per_round: Option<u32>,
+    srand: Option<String>,
+    random_order: bool,
+}
+
+impl GameCount {
+    fn append_to(self, args: &mut Vec<String>) {
+        let per_round = self.games_per_round.unwrap_or(1);
+        if let Some(r) = self.rounds {
+            // In u64: the product of two u32 may not fit one; the arena's
+            // bound on --games then refuses it in words.
+            args.extend([
+                "--games".into(),
+                (u64::from(r) * u64::from(per_round)).to_string(),
+            ]);
+        }
+        if self.random_order || self.srand.is_some() {
+            args.extend(["--seed".into(), self.srand.unwrap_or_else(|| "1".into())]);
+        }
+    }
+}
+
+/// The values after the option at `i`: every following word that is not
+/// an option.
+fn values_after(args: &[String], i: usize) -> Vec<String> {
+    args[i + 1..]
+        .iter()
+        .take_while(|a| !a.starts_with('-') || a.parse::<f64>().is_ok())
+        .cloned()
+        .collect()
+}
+
+fn one(option: &str, v: &[String]) -> Result<String, ArenaError> {
+    match v {
+        [x] => Ok(x.clone()),
+        _ => Err(bad(option, "takes one value")),
+    }
+}
+
+fn number(option: &str, v: &[String]) -> Result<u32, ArenaError> {
+    one(option, v)?
+        .parse()
+        .map_err(|_| bad(option, "expected a whole number"))
+}
+
+/// The `key=value` words of an option.
+fn key_values(option: &str, v: &[String]) -> Result<Vec<(String, String)>, ArenaError> {
+    v.iter()
+        .map(|t| {
+            t.split_once('=')
+                .map(|(k, x)| (k.to_string(), x.to_string()))
+                .ok_or_else(|| bad(option, format!("expected key=value, found {t:?}")))
+        })
+        .collect()
+}
+
+/// One fastchess option with its values, in our words.
+fn translate_option(
+    option: &str,
+    v: &[String],
+    out: &mut Translated,
+    games: &mut GameCount,
+) -> Result<(), ArenaError> {
+    match option {
+        "-engine" | "-each" => {
+            out.args.push(format!("-{option}"));
+            for (k, x) in key_values(option, v)? {
+                out.args.push(engine_key(option, &k, &x)?);
             }
-            "-rounds" => rounds = Some(number(option, &v)?),
-            "-games" => games_per_round = Some(number(option, &v)?),
-            "-repeat" => {
-                let n = if v.is_empty() { 2 } else { number(option, &v)? };
-                games_per_round = Some(n);
-            }
-            "-concurrency" => out.args.extend(["--concurrency".into(), one(option, &v)?]),
-            "-ratinginterval" => out
-                .args
-                .extend(["--ratinginterval".into(), one(option, &v)?]),
-            "-srand" | "-seeds" => srand = Some(one(option, &v)?),
-            "-event" => out.args.extend(["--event".into(), v.join(" ")]),
-            "-tournament" => out.args.extend(["--tournament".into(), one(option, &v)?]),
-            "-maxmoves" => {
-                let moves = number(option, &v)?;
-                out.args
-                    .extend(["--maxplies".into(), (moves * 2).to_string()]);
-            }
-            "-openings" => {
-                for (k, x) in pairs()? {
-                    match k.as_str() {
-                        "file" => out.args.extend(["--openings".into(), x]),
-                        "format" if x == "epd" => {}
-                        "format" => return Err(bad(option, format!("format={x}: stacking games have no PGN openings; use format=epd, one position string per line"))),
-                        "order" if x == "random" => random_order = true,
-                        "order" if x == "sequential" => {}
-                        "start" if x == "1" => {}
-                        "start" => return Err(bad(option, format!("start={x}: only start=1 is supported (cut the file instead)"))),
-                        "plies" | "policy" => {}
-                        _ => return Err(bad(option, format!("unknown key {k}"))),
-                    }
-                }
-            }
-            "-sprt" => {
-                out.args.push("--sprt".into());
-                for (k, x) in pairs()? {
-                    match k.as_str() {
-                        "elo0" | "elo1" | "alpha" | "beta" => out.args.push(format!("{k}={x}")),
-                        "model" if x == "normalized" => {}
-                        "model" => return Err(bad(option, format!("model={x}: the arena's SPRT is on normalized Elo only (model=normalized)"))),
-                        _ => return Err(bad(option, format!("unknown key {k}"))),
-                    }
-                }
-            }
-            "-pgnout" => {
-                let file = match pairs() {
-                    Ok(p) => p.into_iter().find(|(k, _)| k == "file").map(|(_, f)| f),
-                    Err(_) => v.first().cloned(),
-                };
-                let file = file.ok_or_else(|| bad(option, "needs file=FILE"))?;
-                out.args.extend(["--pgn".into(), file]);
-            }
-            "-log" => {
-                let file = pairs()?
-                    .into_iter()
-                    .find(|(k, _)| k == "file")
-                    .map(|(_, f)| f)
-                    .ok_or_else(|| bad(option, "needs file=FILE"))?;
-                out.args.extend(["--log".into(), file]);
-            }
-            "-draw" | "-resign" => {
-                out.args.push(format!("-{option}"));
-                // fastchess resigns one-sided unless told `twosided=true`;
-                // ours is two-sided unless told otherwise.
-                let mut twosided = "false".to_string();
-                for (k, x) in pairs()? {
-                    match k.as_str() {
-                        "movecount" => out.args.push(format!("moves={x}")),
-                        "score" => out.args.push(format!("{k}={x}")),
-                        "movenumber" if option == "-draw" => out.args.push(format!("{k}={x}")),
-                        "twosided" if option == "-resign" => match x.as_str() {
-                            "true" | "false" => twosided = x,
-                            _ => {
-                                return Err(bad(
-                                    option,
-                                    format!("twosided={x}: expected true or false"),
-                                ))
-                            }
-                        },
-                        _ => return Err(bad(option, format!("unknown key {k}"))),
-                    }
-                }
-                if option == "-resign" {
-                    out.args.push(format!("twosided={twosided}"));
-                }
-            }
-            "-output" => {
-                for (k, x) in pairs()? {
-                    match (k.as_str(), x.as_str()) {
-                        ("format", "fastchess") => out.fastchess_output = true,
-                        ("format", "cutechess") => {}
-                        _ => {
-                            return Err(bad(
-                                option,
-                                format!("{k}={x}: expected format=fastchess or format=cutechess"),
-                            ))
-                        }
-                    }
-                }
-            }
-            "-variant" => match v.as_slice() {
-                [x] if x == "standard" => {}
-                _ => return Err(bad(option, "only -variant standard (the game is --game)")),
-            },
-            "-version" => out.version = true,
-            // We always recover a crashed engine; the rest changes nothing here.
-            "-recover" | "-testEnv" | "-use-affinity" | "-show-latency" | "-report"
-            | "-autosaveinterval" | "-scoreinterval" | "-site" | "-wait" => {}
-            other => {
+        }
+        "-rounds" => games.rounds = Some(number(option, v)?),
+        "-games" => games.games_per_round = Some(number(option, v)?),
+        "-repeat" => {
+            let n = if v.is_empty() { 2 } else { number(option, v)? };
+            games.games_per_round = Some(n);
+        }
+        "-concurrency" => out.args.extend(["--concurrency".into(), one(option, v)?]),
+        "-ratinginterval" => out
+            .args
+            .extend(["--ratinginterval".into(), one(option, v)?]),
+        "-srand" | "-seeds" => games.srand = Some(one(option, v)?),
+        "-event" => out.args.extend(["--event".into(), v.join(" ")]),
+        "-tournament" => out.args.extend(["--tournament".into(), one(option, v)?]),
+        "-maxmoves" => {
+            let moves = number(option, v)?;
+            out.args
+                .extend(["--maxplies".into(), (moves * 2).to_string()]);
+        }
+        "-openings" => openings_option(option, v, out, games)?,
+        "-sprt" => sprt_option(option, v, out)?,
+        "-pgnout" => {
+            let file = match key_values(option, v) {
+                Ok(p) => p.into_iter().find(|(k, _)| k == "file").map(|(_, f)| f),
+                Err(_) => v.first().cloned(),
+            };
+            let file = file.ok_or_else(|| bad(option, "needs file=FILE"))?;
+            out.args.extend(["--pgn".into(), file]);
+        }
+        "-log" => {
+            let file = key_values(option, v)?
+                .into_iter()
+                .find(|(k, _)| k == "file")
+                .map(|(_, f)| f)
+                .ok_or_else(|| bad(option, "needs file=FILE"))?;
+            out.args.extend(["--log".into(), file]);
+        }
+        "-draw" | "-resign" => adjudication_option(option, v, out)?,
+        "-output" => output_option(option, v, out)?,
+        "-variant" => match v {
+            [x] if x == "standard" => {}
+            _ => return Err(bad(option, "only -variant standard (the game is --game)")),
+        },
+        "-version" => out.version = true,
+        // We always recover a crashed engine; the rest changes nothing here.
+        "-recover" | "-testEnv" | "-use-affinity" | "-show-latency" | "-report"
+        | "-autosaveinterval" | "-scoreinterval" | "-site" | "-wait" => {}
+        other => {
+            return Err(bad(
+                other,
+                "not a fastchess option the arena takes (docs/arena.md lists them)",
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// `-openings file=F format=epd order=random ...`.
+fn openings_option(
+    option: &str,
+    v: &[String],
+    out: &mut Translated,
+    games: &mut GameCount,
+) -> Result<(), ArenaError> {
+    for (k, x) in key_values(option, v)? {
+        match k.as_str() {
+            "file" => out.args.extend(["--openings".into(), x]),
+            "format" if x == "epd" => {}
+            "format" => return Err(bad(option, format!("format={x}: stacking games have no PGN openings; use format=epd, one position string per line"))),
+            "order" if x == "random" => games.random_order = true,
+            "order" if x == "sequential" => {}
+            "start" if x == "1" => {}
+            "start" => return Err(bad(option, format!("start={x}: only start=1 is supported (cut the file instead)"))),
+            "plies" | "policy" => {}
+            _ => return Err(bad(option, format!("unknown key {k}"))),
+        }
+    }
+    Ok(())
+}
+
+/// `-sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized]`.
+fn sprt_option(option: &str, v: &[String], out: &mut Translated) -> Result<(), ArenaError> {
+    out.args.push("--sprt".into());
+    for (k, x) in key_values(option, v)? {
+        match k.as_str() {
+            "elo0" | "elo1" | "alpha" | "beta" => out.args.push(format!("{k}={x}")),
+            "model" if x == "normalized" => {}
+            "model" => {
                 return Err(bad(
-                    other,
-                    "not a fastchess option the arena takes (docs/arena.md lists them)",
+                    option,
+                    format!(
+                        "model={x}: the arena's SPRT is on normalized Elo only (model=normalized)"
+                    ),
+                ))
+            }
+            _ => return Err(bad(option, format!("unknown key {k}"))),
+        }
+    }
+    Ok(())
+}
+
+/// `-draw` and `-resign` with their keys in our words.
+fn adjudication_option(option: &str, v: &[String], out: &mut Translated) -> Result<(), ArenaError> {
+    out.args.push(format!("-{option}"));
+    // fastchess resigns one-sided unless told `twosided=true`;
+    // ours is two-sided unless told otherwise.
+    let mut twosided = "false".to_string();
+    for (k, x) in key_values(option, v)? {
+        match k.as_str() {
+            "movecount" => out.args.push(format!("moves={x}")),
+            "score" => out.args.push(format!("{k}={x}")),
+            "movenumber" if option == "-draw" => out.args.push(format!("{k}={x}")),
+            "twosided" if option == "-resign" => match x.as_str() {
+                "true" | "false" => twosided = x,
+                _ => return Err(bad(option, format!("twosided={x}: expected true or false"))),
+            },
+            _ => return Err(bad(option, format!("unknown key {k}"))),
+        }
+    }
+    if option == "-resign" {
+        out.args.push(format!("twosided={twosided}"));
+    }
+    Ok(())
+}
+
+/// `-output format=fastchess|cutechess`.
+fn output_option(option: &str, v: &[String], out: &mut Translated) -> Result<(), ArenaError> {
+    for (k, x) in key_values(option, v)? {
+        match (k.as_str(), x.as_str()) {
+            ("format", "fastchess") => out.fastchess_output = true,
+            ("format", "cutechess") => {}
+            _ => {
+                return Err(bad(
+                    option,
+                    format!("{k}={x}: expected format=fastchess or format=cutechess"),
                 ))
             }
         }
     }
-    let per_round = games_per_round.unwrap_or(1);
-    if let Some(r) = rounds {
-        out.args
-            // In u64: the product of two u32 may not fit one; the arena's
-            // bound on --games then refuses it in words.
-            .extend([
-                "--games".into(),
-                (u64::from(r) * u64::from(per_round)).to_string(),
-            ]);
-    }
-    if random_order || srand.is_some() {
-        out.args
-            .extend(["--seed".into(), srand.unwrap_or_else(|| "1".into())]);
-    }
-    Ok(out)
+    Ok(())
 }
 
 /// One `key=value` of `-engine` / `-each` in our words.

@@ -29,6 +29,7 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod schedule;
+pub mod seats;
 pub mod shard;
 pub mod stats;
 pub mod tune;

@@ -194,36 +194,9 @@ pub fn compute_ratings(
         })
         .collect();
     let active: Vec<bool> = records.iter().map(|r| r.games() > 0).collect();
-    let level = match anchor {
-        Anchor::Average(level) => level,
-        Anchor::Player { index, rating } => {
-            if index >= n {
-                return Err(RatingsError::UnknownAnchor { player: index });
-            }
-            if !active[index] {
-                return Err(RatingsError::AnchorWithoutGames { player: index });
-            }
-            rating
-        }
-    };
-    if !level.is_finite() {
-        return Err(RatingsError::AnchorNotFinite);
-    }
+    let level = anchor_level(anchor, &active)?;
 
-    let mut pairs = Vec::new();
-    for i in 0..n {
-        for j in i + 1..n {
-            let t = cross.cells[i][j];
-            if t.games() > 0 {
-                pairs.push(PairTally {
-                    i,
-                    j,
-                    games: t.games() as f64,
-                    points: t.points(),
-                });
-            }
-        }
-    }
+    let mut pairs = pair_tallies(&cross);
 
     let connected = is_connected(&pairs, &active);
     let groups = score_groups(&cross);
@@ -235,25 +208,7 @@ pub fn compute_ratings(
         }
     }
 
-    // Work centred on the mean of the active players; the anchor is applied at the end.
-    let mut ratings = vec![0.0; n];
-    for _ in 0..MAX_ITERATIONS {
-        let (gradient, information) = derivatives(&ratings, &pairs);
-        let step = solve(information, gradient).unwrap_or_else(|| vec![0.0; n]);
-        let previous = ratings.clone();
-        for (r, s) in ratings.iter_mut().zip(&step) {
-            *r += s.clamp(-MAX_STEP, MAX_STEP);
-        }
-        centre(&mut ratings, &active);
-        let moved = ratings
-            .iter()
-            .zip(&previous)
-            .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
-        if moved < TOLERANCE {
-            break;
-        }
-    }
+    let ratings = fit(&pairs, &active);
 
     let errors = if maximum_likelihood {
         rating_errors(&ratings, &pairs, &active, anchor)
@@ -282,6 +237,72 @@ pub fn compute_ratings(
         connected,
         maximum_likelihood,
     })
+}
+
+/// The rating level the anchor sets; an error for an anchor that is not a
+/// player with games, or not finite.
+fn anchor_level(anchor: Anchor, active: &[bool]) -> Result<f64, RatingsError> {
+    let level = match anchor {
+        Anchor::Average(level) => level,
+        Anchor::Player { index, rating } => {
+            if index >= active.len() {
+                return Err(RatingsError::UnknownAnchor { player: index });
+            }
+            if !active[index] {
+                return Err(RatingsError::AnchorWithoutGames { player: index });
+            }
+            rating
+        }
+    };
+    if !level.is_finite() {
+        return Err(RatingsError::AnchorNotFinite);
+    }
+    Ok(level)
+}
+
+/// The games and points of every pair that played, i before j.
+fn pair_tallies(cross: &CrossTable) -> Vec<PairTally> {
+    let n = cross.cells.len();
+    let mut pairs = Vec::new();
+    for i in 0..n {
+        for j in i + 1..n {
+            let t = cross.cells[i][j];
+            if t.games() > 0 {
+                pairs.push(PairTally {
+                    i,
+                    j,
+                    games: t.games() as f64,
+                    points: t.points(),
+                });
+            }
+        }
+    }
+    pairs
+}
+
+/// The ratings by Newton's method, centred on the mean of the active
+/// players (the anchor is applied by the caller).
+fn fit(pairs: &[PairTally], active: &[bool]) -> Vec<f64> {
+    let n = active.len();
+    let mut ratings = vec![0.0; n];
+    for _ in 0..MAX_ITERATIONS {
+        let (gradient, information) = derivatives(&ratings, pairs);
+        let step = solve(information, gradient).unwrap_or_else(|| vec![0.0; n]);
+        let previous = ratings.clone();
+        for (r, s) in ratings.iter_mut().zip(&step) {
+            *r += s.clamp(-MAX_STEP, MAX_STEP);
+        }
+        centre(&mut ratings, active);
+        let moved = ratings
+            .iter()
+            .zip(&previous)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        if moved < TOLERANCE {
+            break;
+        }
+    }
+    ratings
 }
 
 /// Gradient of the log-likelihood and the information matrix (its negated Hessian, plus the

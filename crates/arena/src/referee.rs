@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use super::config::{Limits, Proto, Referee, ScoreAdjudication, MOVE_GRACE_MS};
 use super::openings::Opening;
-use stackfish_client::engine::{Engine, Fault, FaultKind, SearchError, SearchInfo};
+use stackfish_client::engine::{Engine, Fault, FaultKind, Reply, SearchError, SearchInfo};
 use stackfish_games::{AnyGame, GameResult, MoveError, Outcome, Side};
 use stackfish_record::{today, GameRecord, MoveRecord};
 use stackfish_tables::TableSet;
@@ -199,12 +199,7 @@ fn table_verdict(board: &dyn AnyGame, tables: &TableSet) -> Option<Ending> {
 pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
     let started = Instant::now();
     let date = today();
-    let mut restart = [false, false];
-    let interrupted = |restart| Played {
-        record: None,
-        restart,
-    };
-    let mut judge = match setup.referee {
+    let judge = match setup.referee {
         Referee::Engines => Judge::Engines,
         Referee::Rules => match setup.opening.board(setup.variant) {
             Ok(b) => Judge::Rules(b),
@@ -221,124 +216,189 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
                 );
                 return Played {
                     record: Some(rec),
-                    restart,
+                    restart: [false, false],
                 };
             }
         },
     };
-    let start_fen = match (&judge, &setup.opening.fen) {
-        (Judge::Rules(b), _) => b.start_fen(),
-        (Judge::Engines, Some(f)) => f.clone(),
-        (Judge::Engines, None) => "startpos".to_string(),
-    };
-    let is_startpos = setup.opening.fen.is_none();
-    let mut moves: Vec<MoveRecord> = setup
-        .opening
-        .moves
-        .iter()
-        .map(|m| MoveRecord::book(m))
-        .collect();
-    let time_left_of = |s: usize| setup.limits[s].tc.map_or(0, |tc| tc.base_ms);
-    let mut time_left = [time_left_of(0), time_left_of(1)];
-    let mut scores: [Vec<Option<i32>>; 2] = [Vec::new(), Vec::new()];
+    let mut game = Game::new(setup, date, started, judge);
     let [e1, e2] = engines;
     let mut engines = [e1, e2];
     for e in engines.iter_mut() {
         e.game_no = setup.game;
     }
-    let loss = |s: usize, text: &str| -> Ending {
-        let winner = if s == 0 { Side::P2 } else { Side::P1 };
-        (
-            Some(GameResult::win_for(winner)),
-            format!("{}: {text}", setup.names[s]),
-        )
-    };
-
-    // New game for both; a fault here forfeits the game.
-    for s in 0..2 {
-        if let Err(f) = engines[s].new_game() {
-            if f.kind == FaultKind::Interrupted {
-                return interrupted(restart);
+    let stop = match game.new_game(&mut engines) {
+        Err(stop) => stop,
+        Ok(()) => loop {
+            if let Err(stop) = game.ply(&mut engines) {
+                break stop;
             }
-            restart[s] = true;
-            let (result, reason) = loss(s, &f.text);
-            let rec = finish(setup, &date, started, start_fen, moves, result, reason);
-            return Played {
-                record: Some(rec),
-                restart,
-            };
+        },
+    };
+    game.played(stop)
+}
+
+/// Why a game ends before its next ply.
+enum Stop {
+    /// Its result and termination text.
+    End(Ending),
+    /// Ctrl-C: the game is not recorded.
+    Interrupted,
+}
+
+/// A game in progress: the judge, the moves so far, the clocks, the scores
+/// the adjudication reads, and which engines must restart.
+struct Game<'s, 'a> {
+    setup: &'s GameSetup<'a>,
+    date: String,
+    started: Instant,
+    judge: Judge,
+    start_fen: String,
+    is_startpos: bool,
+    moves: Vec<MoveRecord>,
+    time_left: [u64; 2],
+    scores: [Vec<Option<i32>>; 2],
+    restart: [bool; 2],
+}
+
+impl<'s, 'a> Game<'s, 'a> {
+    fn new(setup: &'s GameSetup<'a>, date: String, started: Instant, judge: Judge) -> Self {
+        let start_fen = match (&judge, &setup.opening.fen) {
+            (Judge::Rules(b), _) => b.start_fen(),
+            (Judge::Engines, Some(f)) => f.clone(),
+            (Judge::Engines, None) => "startpos".to_string(),
+        };
+        let moves = setup
+            .opening
+            .moves
+            .iter()
+            .map(|m| MoveRecord::book(m))
+            .collect();
+        let time_left_of = |s: usize| setup.limits[s].tc.map_or(0, |tc| tc.base_ms);
+        Game {
+            setup,
+            date,
+            started,
+            judge,
+            start_fen,
+            is_startpos: setup.opening.fen.is_none(),
+            moves,
+            time_left: [time_left_of(0), time_left_of(1)],
+            scores: [Vec::new(), Vec::new()],
+            restart: [false, false],
         }
     }
 
-    let (result, reason): Ending = loop {
-        let position = position_command(&start_fen, is_startpos, &moves);
-        // 1. Game over (by the rules, or by the engines' agreement), and the mover.
-        let mover = match &judge {
+    /// A loss for player `s` with `text`.
+    fn loss(&self, s: usize, text: &str) -> Ending {
+        let winner = if s == 0 { Side::P2 } else { Side::P1 };
+        (
+            Some(GameResult::win_for(winner)),
+            format!("{}: {text}", self.setup.names[s]),
+        )
+    }
+
+    /// An engine's fault loses the game for its player and restarts the
+    /// engine; a Ctrl-C stops the game unrecorded.
+    fn fault(&mut self, s: usize, f: Fault) -> Stop {
+        if f.kind == FaultKind::Interrupted {
+            return Stop::Interrupted;
+        }
+        self.restart[s] = true;
+        Stop::End(self.loss(s, &f.text))
+    }
+
+    /// New game for both; a fault here forfeits the game.
+    fn new_game(&mut self, engines: &mut [&mut Engine; 2]) -> Result<(), Stop> {
+        for (s, e) in engines.iter_mut().enumerate() {
+            if let Err(f) = e.new_game() {
+                return Err(self.fault(s, f));
+            }
+        }
+        Ok(())
+    }
+
+    /// One ply, judged in a fixed order: game over, adjudication, engine
+    /// alive, reply in time, reply legal.
+    fn ply(&mut self, engines: &mut [&mut Engine; 2]) -> Result<(), Stop> {
+        let position = position_command(&self.start_fen, self.is_startpos, &self.moves);
+        let mover = self.mover(engines, &position)?;
+        self.adjudicate()?;
+        let engine = &mut *engines[mover];
+        // Step 3: the engine is alive.
+        if let Err(f) = engine.ping() {
+            return Err(self.fault(mover, f));
+        }
+        let (reply, elapsed) = self.reply_in_time(engine, mover, &position)?;
+        self.play_reply(mover, reply, elapsed)
+    }
+
+    /// Step 1: game over (by the rules, or by the engines' agreement), or
+    /// the player to move.
+    fn mover(&mut self, engines: &mut [&mut Engine; 2], position: &str) -> Result<usize, Stop> {
+        match &self.judge {
             Judge::Rules(board) => {
                 if let Outcome::Over { result, reason } = board.outcome() {
-                    break (Some(result), reason.to_string());
+                    return Err(Stop::End((Some(result), reason.to_string())));
                 }
-                side_idx(board.side_to_move())
+                Ok(side_idx(board.side_to_move()))
             }
-            Judge::Engines => match ask_engines(setup, &mut engines, &position) {
-                Ok(Asked::Over(ending)) => break ending,
-                Ok(Asked::ToMove(mover)) => mover,
-                Err((_, f)) if f.kind == FaultKind::Interrupted => return interrupted(restart),
-                Err((s, f)) => {
-                    restart[s] = true;
-                    break loss(s, &f.text);
-                }
+            Judge::Engines => match ask_engines(self.setup, engines, position) {
+                Ok(Asked::Over(ending)) => Err(Stop::End(ending)),
+                Ok(Asked::ToMove(mover)) => Ok(mover),
+                Err((s, f)) => Err(self.fault(s, f)),
             },
-        };
-        // 2. Adjudication: an exact table value first.
-        if let (Some(tables), Judge::Rules(board)) = (setup.tables, &judge) {
+        }
+    }
+
+    /// Step 2, adjudication: an exact table value first, then the ply
+    /// limit, then the scores.
+    fn adjudicate(&self) -> Result<(), Stop> {
+        let setup = self.setup;
+        if let (Some(tables), Judge::Rules(board)) = (setup.tables, &self.judge) {
             if let Some(ending) = table_verdict(board.as_ref(), tables) {
-                break ending;
+                return Err(Stop::End(ending));
             }
         }
-        let engine_plies = moves.iter().filter(|m| !m.book).count();
+        let engine_plies = self.moves.iter().filter(|m| !m.book).count();
         if engine_plies >= setup.max_plies as usize {
-            break (
+            return Err(Stop::End((
                 Some(GameResult::Draw),
                 format!("adjudication: max plies ({})", setup.max_plies),
-            );
+            )));
         }
-        if let Some((result, reason)) = adjudicate(&scores, moves.len(), setup.resign, setup.draw) {
-            break (Some(result), reason.to_string());
+        let adjudged = adjudicate(&self.scores, self.moves.len(), setup.resign, setup.draw);
+        match adjudged {
+            Some((result, reason)) => Err(Stop::End((Some(result), reason.to_string()))),
+            None => Ok(()),
         }
-        let engine = &mut engines[mover];
-        // 3. Engine alive.
-        if let Err(f) = engine.ping() {
-            if f.kind == FaultKind::Interrupted {
-                return interrupted(restart);
-            }
-            restart[mover] = true;
-            break loss(mover, &f.text);
-        }
-        // 4. Reply in time.
-        let limits = setup.limits[mover];
+    }
+
+    /// Step 4: the mover's reply, in time, with the milliseconds it took;
+    /// its clock is charged and given the increment.
+    fn reply_in_time(
+        &mut self,
+        engine: &mut Engine,
+        mover: usize,
+        position: &str,
+    ) -> Result<(Reply, u64), Stop> {
+        let limits = self.setup.limits[mover];
         let budget_ms = match (limits.tc, limits.movetime_ms) {
-            (Some(_), _) => Some(time_left[mover]),
+            (Some(_), _) => Some(self.time_left[mover]),
             (None, Some(ms)) => Some(ms),
             (None, None) => None,
         };
         let wait_ms = match budget_ms {
             Some(b) => b + limits.margin_ms + MOVE_GRACE_MS,
-            None => setup.max_move_ms,
+            None => self.setup.max_move_ms,
         };
-        let go = go_command(engine.proto, &setup.limits, mover, &time_left);
+        let go = go_command(engine.proto, &self.setup.limits, mover, &self.time_left);
         let deadline = Instant::now() + Duration::from_millis(wait_ms);
-        let reply = match engine.search(&position, &go, deadline) {
+        let reply = match engine.search(position, &go, deadline) {
             Ok(r) => r,
-            Err(SearchError::Fault(f)) => {
-                if f.kind == FaultKind::Interrupted {
-                    return interrupted(restart);
-                }
-                restart[mover] = true;
-                break loss(mover, &f.text);
-            }
+            Err(SearchError::Fault(f)) => return Err(self.fault(mover, f)),
             Err(SearchError::NoReply { waited }) => {
-                restart[mover] = true;
+                self.restart[mover] = true;
                 let waited = waited.as_millis() as u64;
                 let text = match budget_ms {
                     Some(b) => format!(
@@ -347,20 +407,25 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
                     ),
                     None => format!("no bestmove within {wait_ms} ms"),
                 };
-                break loss(mover, &text);
+                return Err(Stop::End(self.loss(mover, &text)));
             }
         };
         let elapsed = reply.elapsed.as_millis() as u64;
         if let Some(b) = budget_ms {
             if elapsed > b + limits.margin_ms {
-                break loss(mover, &format!("timeout: {} ms over", elapsed - b));
+                let text = format!("timeout: {} ms over", elapsed - b);
+                return Err(Stop::End(self.loss(mover, &text)));
             }
         }
         if let Some(tc) = limits.tc {
-            time_left[mover] = time_left[mover].saturating_sub(elapsed) + tc.inc_ms;
+            self.time_left[mover] = self.time_left[mover].saturating_sub(elapsed) + tc.inc_ms;
         }
-        // 5. Reply legal.
-        let canonical = match &mut judge {
+        Ok((reply, elapsed))
+    }
+
+    /// Step 5: the reply is legal, played and recorded with its score.
+    fn play_reply(&mut self, mover: usize, reply: Reply, elapsed: u64) -> Result<(), Stop> {
+        let canonical = match &mut self.judge {
             Judge::Engines => reply.mv.clone(),
             Judge::Rules(board) => match board.play_text(&reply.mv) {
                 Ok(m) => m,
@@ -369,12 +434,12 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
                         MoveError::Syntax { .. } => "malformed move",
                         MoveError::Illegal { .. } => "illegal move",
                     };
-                    break loss(mover, &format!("{what} {}", reply.mv));
+                    return Err(Stop::End(self.loss(mover, &format!("{what} {}", reply.mv))));
                 }
             },
         };
-        scores[mover].push(score_cp(&reply.info));
-        moves.push(MoveRecord {
+        self.scores[mover].push(score_cp(&reply.info));
+        self.moves.push(MoveRecord {
             mv: canonical,
             book: false,
             cp: reply.info.cp,
@@ -382,12 +447,27 @@ pub fn play_game(setup: &GameSetup, engines: [&mut Engine; 2]) -> Played {
             depth: reply.info.depth,
             ms: Some(elapsed),
         });
-    };
-    Played {
-        record: Some(finish(
-            setup, &date, started, start_fen, moves, result, reason,
-        )),
-        restart,
+        Ok(())
+    }
+
+    /// The record of the game that ended with `stop` (none when stopped).
+    fn played(self, stop: Stop) -> Played {
+        let record = match stop {
+            Stop::Interrupted => None,
+            Stop::End((result, reason)) => Some(finish(
+                self.setup,
+                &self.date,
+                self.started,
+                self.start_fen,
+                self.moves,
+                result,
+                reason,
+            )),
+        };
+        Played {
+            record,
+            restart: self.restart,
+        }
     }
 }
 

@@ -24,7 +24,8 @@ use serde::{Deserialize, Serialize};
 
 use super::config::{EngineSpec, Limits, Referee, Timeouts};
 use super::openings::{self, Opening};
-use super::referee::{play_game, GameSetup};
+use super::referee::GameSetup;
+use super::seats::Seats;
 use super::ArenaError;
 use stackfish_client::engine::{Engine, Logger, Spawner, StartError};
 use stackfish_client::transport::INTERRUPTED;
@@ -393,30 +394,6 @@ fn read_trace(path: &Path) -> Result<(TraceHeader, Option<TraceLine>, Vec<u64>),
     Ok((header, last, done))
 }
 
-/// One worker's two engines, started on demand.
-struct Pair {
-    engines: [Option<Engine>; 2],
-}
-
-/// Start `spec` with nothing but its own options.
-fn start(cfg: &TuneConfig, spawn: Spawner, game_no: u32) -> Result<Engine, ArenaError> {
-    match Engine::start(
-        &cfg.engine,
-        &cfg.game,
-        cfg.timeouts,
-        Logger::default(),
-        game_no,
-        spawn,
-    ) {
-        Ok(e) => Ok(e),
-        Err(StartError::Spawn(e)) => Err(e.into()),
-        Err(StartError::Fault(f)) => Err(ArenaError::Spawn(format!(
-            "{}: {}",
-            cfg.engine.name, f.text
-        ))),
-    }
-}
-
 /// Checks that the engine takes every parameter (at its start value) and
 /// its fixed options; returns its option lines.
 pub fn check_engine(cfg: &TuneConfig, spawn: Spawner) -> Result<Vec<String>, ArenaError> {
@@ -452,19 +429,30 @@ fn score(record: &stackfish_record::GameRecord, plus_first: bool) -> Option<f64>
     Some(if plus_first { p1 } else { -p1 })
 }
 
-/// Plays iteration `pert`'s games on `pair`; theta+'s wins minus losses,
-/// or `None` when interrupted.
+/// Plays iteration `pert`'s games on `seats` (seat 0 plays theta+, seat 1
+/// theta-); theta+'s wins minus losses, or `None` when interrupted. An
+/// engine that fails its handshake forfeits the game, as in a match.
 fn play_iteration(
     cfg: &TuneConfig,
     limits: Limits,
     suite: &[Opening],
     order: &[usize],
     pert: &Perturbation,
-    pair: &mut Pair,
-    spawn: Spawner,
+    seats: &mut Seats,
 ) -> Result<Option<f64>, ArenaError> {
     let names = ["plus", "minus"];
     let values = [&pert.plus, &pert.minus];
+    // Each game sets the seat's values of this iteration.
+    let mut set_values = |seat: usize, e: &mut Engine| {
+        for (p, v) in cfg.params.iter().zip(values[seat]) {
+            if e.send(&format!("setoption name {} value {v}", p.name))
+                .is_err()
+            {
+                // Found dead: the game forfeits and restarts it.
+                break;
+            }
+        }
+    };
     let mut total = 0.0;
     for j in 0..cfg.pairs {
         let n = (pert.k - 1) * u64::from(cfg.pairs) + u64::from(j);
@@ -472,25 +460,7 @@ fn play_iteration(
         let opening = &suite[opening_index];
         for plus_first in [true, false] {
             let game_no = u32::try_from(2 * n + u64::from(!plus_first) + 1).unwrap_or(u32::MAX);
-            for (side, slot) in pair.engines.iter_mut().enumerate() {
-                if slot.is_none() {
-                    *slot = Some(start(cfg, spawn, game_no)?);
-                }
-                let Some(e) = slot.as_mut() else { continue };
-                for (p, v) in cfg.params.iter().zip(values[side]) {
-                    if e.send(&format!("setoption name {} value {v}", p.name))
-                        .is_err()
-                    {
-                        // Found dead: the game below forfeits and restarts it.
-                        break;
-                    }
-                }
-            }
-            let (Some(mut a), Some(mut b)) = (pair.engines[0].take(), pair.engines[1].take())
-            else {
-                return Ok(None);
-            };
-            let (first, second) = if plus_first { (0, 1) } else { (1, 0) };
+            let order = if plus_first { [0, 1] } else { [1, 0] };
             let setup = GameSetup {
                 game: game_no,
                 round: u32::try_from(pert.k).unwrap_or(u32::MAX),
@@ -498,7 +468,7 @@ fn play_iteration(
                 opening,
                 variant: &cfg.game,
                 event: "arena tune",
-                names: [names[first], names[second]],
+                names: order.map(|seat| names[seat]),
                 limits: [limits, limits],
                 max_plies: cfg.max_plies,
                 resign: None,
@@ -507,20 +477,10 @@ fn play_iteration(
                 max_move_ms: cfg.timeouts.max_move_ms,
                 referee: Referee::Rules,
             };
-            let played = if plus_first {
-                play_game(&setup, [&mut a, &mut b])
-            } else {
-                play_game(&setup, [&mut b, &mut a])
+            let played = match seats.start(order, &setup, &mut set_values)? {
+                Some(forfeit) => forfeit,
+                None => seats.play(order, &setup),
             };
-            let restart_plus = played.restart[first];
-            let restart_minus = played.restart[second];
-            for (e, restart, slot) in [(a, restart_plus, 0), (b, restart_minus, 1)] {
-                if restart {
-                    e.kill();
-                } else {
-                    pair.engines[slot] = Some(e);
-                }
-            }
             let Some(record) = played.record else {
                 return Ok(None);
             };
@@ -530,6 +490,8 @@ fn play_iteration(
     Ok(Some(total))
 }
 
+/// The run's state, shared by the workers: theta, the iterations handed
+/// out and done, and the trace they are written to.
 struct State {
     spsa: Spsa,
     /// Iterations below `next_k` that a resumed trace lacks (they were in
@@ -539,9 +501,56 @@ struct State {
     next_k: u64,
     done: u64,
     trace: std::io::BufWriter<std::fs::File>,
+    /// The trace's path, for its errors.
+    trace_path: PathBuf,
     error: Option<ArenaError>,
     started: std::time::Instant,
     done_at_start: u64,
+}
+
+impl State {
+    /// The next iteration to play, perturbed; `None` when all are handed out.
+    fn next(&mut self, iterations: u64) -> Option<Perturbation> {
+        let k = match self.missing.pop() {
+            Some(k) => k,
+            None if self.next_k > iterations => return None,
+            None => {
+                self.next_k += 1;
+                self.next_k - 1
+            }
+        };
+        Some(self.spsa.perturb(k))
+    }
+
+    /// Applies a finished iteration to theta and writes its trace line;
+    /// the progress line when one is due every `report_every` iterations.
+    fn record(
+        &mut self,
+        pert: &Perturbation,
+        result: f64,
+        report_every: u64,
+    ) -> Result<Option<String>, ArenaError> {
+        self.spsa.update(pert, result);
+        self.done += 1;
+        let line = TraceLine {
+            k: pert.k,
+            result,
+            plus: pert.plus.clone(),
+            minus: pert.minus.clone(),
+            theta: self.spsa.theta.clone(),
+        };
+        serde_json::to_string(&line)
+            .map_err(|e| std::io::Error::other(e.to_string()))
+            .and_then(|l| writeln!(self.trace, "{l}"))
+            .and_then(|_| self.trace.flush())
+            .map_err(|e| trace_error(&self.trace_path, e))?;
+        Ok((report_every > 0 && self.done.is_multiple_of(report_every))
+            .then(|| progress_line(self)))
+    }
+}
+
+fn trace_error(path: &Path, e: std::io::Error) -> ArenaError {
+    ArenaError::Io(format!("cannot write {}: {e}", path.display()))
 }
 
 /// One progress line: iteration count, rate and theta.
@@ -569,6 +578,78 @@ pub fn run_tune(
     out: &mut (dyn Write + Send),
     spawn: Spawner,
 ) -> Result<TuneOutcome, ArenaError> {
+    let (limits, suite) = check_tune(cfg)?;
+    let order = openings::order(suite.len(), Some(cfg.seed));
+    let start = resume_point(cfg)?;
+    check_engine(cfg, spawn)?;
+    let trace = open_trace(cfg, start.resuming)?;
+    let done = start.done;
+    let _ = writeln!(
+        out,
+        "SPSA of {} parameters, {} iterations of {} game pair(s){}",
+        cfg.params.len(),
+        cfg.schedule.iterations,
+        cfg.pairs,
+        if done > 0 {
+            format!(", resuming after {done}")
+        } else {
+            String::new()
+        }
+    );
+    let state = Mutex::new(State {
+        spsa: start.spsa,
+        missing: start.missing,
+        next_k: start.next_k,
+        done,
+        trace,
+        trace_path: cfg.trace.clone(),
+        error: None,
+        started: std::time::Instant::now(),
+        done_at_start: done,
+    });
+    let abort = AtomicBool::new(false);
+    let out = Mutex::new(out);
+    let ctx = TuneCtx {
+        cfg,
+        limits,
+        suite: &suite,
+        order: &order,
+        spawn,
+        state: &state,
+        abort: &abort,
+        out: &out,
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..cfg.concurrency.max(1) {
+            scope.spawn(|| tune_worker(&ctx));
+        }
+    });
+    let s = state
+        .into_inner()
+        .map_err(|_| ArenaError::Io("a tuning worker panicked".into()))?;
+    if let Some(e) = s.error {
+        return Err(e);
+    }
+    let out = out
+        .into_inner()
+        .map_err(|_| ArenaError::Io("a tuning worker panicked".into()))?;
+    let rounded = s.spsa.rounded();
+    if cfg.report_every == 0 || s.done % cfg.report_every != 0 {
+        let _ = writeln!(out, "{}", progress_line(&s));
+    }
+    print_final(out, &s.spsa.params, &rounded);
+    Ok(TuneOutcome {
+        params: s.spsa.params.clone(),
+        theta: s.spsa.theta.clone(),
+        rounded,
+        iterations_done: s.done,
+        interrupted: INTERRUPTED.load(Ordering::SeqCst) || s.done < s.spsa.schedule.iterations,
+    })
+}
+
+/// Checks `cfg` before anything starts; the engine's limits and the
+/// opening suite.
+fn check_tune(cfg: &TuneConfig) -> Result<(Limits, Vec<Opening>), ArenaError> {
     if cfg.params.is_empty() {
         return Err(ArenaError::Config("no parameter to tune".into()));
     }
@@ -586,160 +667,141 @@ pub fn run_tune(
     if suite.is_empty() {
         return Err(ArenaError::Config("the opening suite is empty".into()));
     }
-    let order = openings::order(suite.len(), Some(cfg.seed));
-    let mut spsa = Spsa::new(cfg.params.clone(), cfg.schedule, cfg.rounding, cfg.seed);
-    let mut done = 0;
-    let mut missing = Vec::new();
-    let mut next_k = 1;
-    let header = TraceHeader {
-        spsa: cfg.params.clone(),
-        schedule: cfg.schedule,
-        pairs: cfg.pairs,
-        seed: cfg.seed,
-        rounding: cfg.rounding,
+    Ok((limits, suite))
+}
+
+/// Where the run starts: from scratch, or where a resumed trace stopped.
+struct ResumePoint {
+    resuming: bool,
+    spsa: Spsa,
+    done: u64,
+    missing: Vec<u64>,
+    next_k: u64,
+}
+
+/// The start of a new run, or with `--resume` and a trace, theta and the
+/// iterations of that trace (an error when it is of another run).
+fn resume_point(cfg: &TuneConfig) -> Result<ResumePoint, ArenaError> {
+    let mut start = ResumePoint {
+        resuming: cfg.resume && cfg.trace.exists(),
+        spsa: Spsa::new(cfg.params.clone(), cfg.schedule, cfg.rounding, cfg.seed),
+        done: 0,
+        missing: Vec::new(),
+        next_k: 1,
     };
-    let resuming = cfg.resume && cfg.trace.exists();
-    if resuming {
-        let (old, last, lines) = read_trace(&cfg.trace)?;
-        let names = |v: &[TuneParam]| v.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
-        if names(&old.spsa) != names(&cfg.params)
-            || old.schedule != cfg.schedule
-            || old.pairs != cfg.pairs
-            || old.seed != cfg.seed
-        {
-            return Err(ArenaError::Config(format!(
-                "{}: the trace is of another run (parameters, iterations, pairs or seed differ)",
-                cfg.trace.display()
-            )));
-        }
-        spsa = Spsa::new(old.spsa, old.schedule, old.rounding, old.seed);
-        if let Some(last) = last {
-            spsa.theta = last.theta;
-        }
-        done = lines.len() as u64;
-        next_k = lines.iter().max().map_or(1, |m| m + 1);
-        let seen: std::collections::HashSet<u64> = lines.into_iter().collect();
-        missing = (1..next_k).rev().filter(|k| !seen.contains(k)).collect();
+    if !start.resuming {
+        return Ok(start);
     }
-    check_engine(cfg, spawn)?;
+    let (old, last, lines) = read_trace(&cfg.trace)?;
+    let names = |v: &[TuneParam]| v.iter().map(|p| p.name.clone()).collect::<Vec<_>>();
+    if names(&old.spsa) != names(&cfg.params)
+        || old.schedule != cfg.schedule
+        || old.pairs != cfg.pairs
+        || old.seed != cfg.seed
+    {
+        return Err(ArenaError::Config(format!(
+            "{}: the trace is of another run (parameters, iterations, pairs or seed differ)",
+            cfg.trace.display()
+        )));
+    }
+    start.spsa = Spsa::new(old.spsa, old.schedule, old.rounding, old.seed);
+    if let Some(last) = last {
+        start.spsa.theta = last.theta;
+    }
+    start.done = lines.len() as u64;
+    start.next_k = lines.iter().max().map_or(1, |m| m + 1);
+    let seen: std::collections::HashSet<u64> = lines.into_iter().collect();
+    start.missing = (1..start.next_k)
+        .rev()
+        .filter(|k| !seen.contains(k))
+        .collect();
+    Ok(start)
+}
+
+/// The trace file: appended to when resuming, else new with its header.
+fn open_trace(
+    cfg: &TuneConfig,
+    resuming: bool,
+) -> Result<std::io::BufWriter<std::fs::File>, ArenaError> {
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(resuming)
         .write(true)
         .truncate(!resuming)
         .open(&cfg.trace)
-        .map_err(|e| ArenaError::Io(format!("cannot write {}: {e}", cfg.trace.display())))?;
+        .map_err(|e| trace_error(&cfg.trace, e))?;
     let mut trace = std::io::BufWriter::new(file);
-    let io =
-        |e: std::io::Error| ArenaError::Io(format!("cannot write {}: {e}", cfg.trace.display()));
     if !resuming {
+        let header = TraceHeader {
+            spsa: cfg.params.clone(),
+            schedule: cfg.schedule,
+            pairs: cfg.pairs,
+            seed: cfg.seed,
+            rounding: cfg.rounding,
+        };
         let line = serde_json::to_string(&header).map_err(|e| ArenaError::Io(e.to_string()))?;
-        writeln!(trace, "{line}").map_err(io)?;
-        trace.flush().map_err(io)?;
+        writeln!(trace, "{line}").map_err(|e| trace_error(&cfg.trace, e))?;
+        trace.flush().map_err(|e| trace_error(&cfg.trace, e))?;
     }
-    let _ = writeln!(
-        out,
-        "SPSA of {} parameters, {} iterations of {} game pair(s){}",
-        cfg.params.len(),
-        cfg.schedule.iterations,
-        cfg.pairs,
-        if done > 0 {
-            format!(", resuming after {done}")
-        } else {
-            String::new()
-        }
-    );
-    let state = Mutex::new(State {
-        spsa,
-        missing,
-        next_k,
-        done,
-        trace,
-        error: None,
-        started: std::time::Instant::now(),
-        done_at_start: done,
-    });
-    let abort = AtomicBool::new(false);
-    let out = Mutex::new(out);
-    let stopping = || INTERRUPTED.load(Ordering::SeqCst) || abort.load(Ordering::SeqCst);
-    std::thread::scope(|scope| {
-        for _ in 0..cfg.concurrency.max(1) {
-            scope.spawn(|| {
-                let mut pair = Pair {
-                    engines: [None, None],
-                };
-                while !stopping() {
-                    let pert = {
-                        let Ok(mut s) = state.lock() else { break };
-                        let k = match s.missing.pop() {
-                            Some(k) => k,
-                            None if s.next_k > cfg.schedule.iterations => break,
-                            None => {
-                                s.next_k += 1;
-                                s.next_k - 1
-                            }
-                        };
-                        s.spsa.perturb(k)
-                    };
-                    let result =
-                        play_iteration(cfg, limits, &suite, &order, &pert, &mut pair, spawn);
-                    let Ok(mut s) = state.lock() else { break };
-                    let result = match result {
-                        Ok(Some(r)) => r,
-                        Ok(None) => break,
-                        Err(e) => {
-                            s.error.get_or_insert(e);
-                            abort.store(true, Ordering::SeqCst);
-                            break;
-                        }
-                    };
-                    s.spsa.update(&pert, result);
-                    s.done += 1;
-                    let line = TraceLine {
-                        k: pert.k,
-                        result,
-                        plus: pert.plus.clone(),
-                        minus: pert.minus.clone(),
-                        theta: s.spsa.theta.clone(),
-                    };
-                    let written = serde_json::to_string(&line)
-                        .map_err(|e| std::io::Error::other(e.to_string()))
-                        .and_then(|l| writeln!(s.trace, "{l}"))
-                        .and_then(|_| s.trace.flush());
-                    if let Err(e) = written {
-                        s.error.get_or_insert(io(e));
-                        abort.store(true, Ordering::SeqCst);
-                        break;
-                    }
-                    if cfg.report_every > 0 && s.done % cfg.report_every == 0 {
-                        let text = progress_line(&s);
-                        if let Ok(mut o) = out.lock() {
-                            let _ = writeln!(o, "{text}");
-                            let _ = o.flush();
-                        }
-                    }
+    Ok(trace)
+}
+
+/// What the tuning workers share.
+struct TuneCtx<'a, 'o> {
+    cfg: &'a TuneConfig,
+    limits: Limits,
+    suite: &'a [Opening],
+    order: &'a [usize],
+    spawn: Spawner<'a>,
+    state: &'a Mutex<State>,
+    abort: &'a AtomicBool,
+    out: &'a Mutex<&'o mut (dyn Write + Send)>,
+}
+
+/// One worker: takes iterations until none is left or the run stops, plays
+/// them on its own two seats and hands the results to the state.
+fn tune_worker(ctx: &TuneCtx) {
+    let cfg = ctx.cfg;
+    let stopping = || INTERRUPTED.load(Ordering::SeqCst) || ctx.abort.load(Ordering::SeqCst);
+    let specs = vec![&cfg.engine, &cfg.engine];
+    let mut seats = Seats::new(specs, &cfg.game, cfg.timeouts, Logger::default(), ctx.spawn);
+    while !stopping() {
+        let pert = {
+            let Ok(mut s) = ctx.state.lock() else { break };
+            let Some(pert) = s.next(cfg.schedule.iterations) else {
+                break;
+            };
+            pert
+        };
+        let result = play_iteration(cfg, ctx.limits, ctx.suite, ctx.order, &pert, &mut seats);
+        let Ok(mut s) = ctx.state.lock() else { break };
+        let recorded = match result {
+            Ok(Some(r)) => s.record(&pert, r, cfg.report_every),
+            Ok(None) => break,
+            Err(e) => Err(e),
+        };
+        match recorded {
+            Ok(Some(text)) => {
+                if let Ok(mut o) = ctx.out.lock() {
+                    let _ = writeln!(o, "{text}");
+                    let _ = o.flush();
                 }
-                for e in pair.engines.into_iter().flatten() {
-                    e.quit();
-                }
-            });
+            }
+            Ok(None) => {}
+            Err(e) => {
+                s.error.get_or_insert(e);
+                ctx.abort.store(true, Ordering::SeqCst);
+                break;
+            }
         }
-    });
-    let s = state
-        .into_inner()
-        .map_err(|_| ArenaError::Io("a tuning worker panicked".into()))?;
-    if let Some(e) = s.error {
-        return Err(e);
     }
-    let out = out
-        .into_inner()
-        .map_err(|_| ArenaError::Io("a tuning worker panicked".into()))?;
-    let rounded = s.spsa.rounded();
-    if cfg.report_every == 0 || s.done % cfg.report_every != 0 {
-        let _ = writeln!(out, "{}", progress_line(&s));
-    }
+    seats.quit();
+}
+
+/// The final values, as a parameter file's lines and as engine options.
+fn print_final(out: &mut (dyn Write + Send), params: &[TuneParam], rounded: &[i64]) {
     let _ = writeln!(out, "Final values (name,value,min,max,c_end,r_end):");
-    for (p, v) in s.spsa.params.iter().zip(&rounded) {
+    for (p, v) in params.iter().zip(rounded) {
         let _ = writeln!(
             out,
             "{},{v},{},{},{},{}",
@@ -749,15 +811,8 @@ pub fn run_tune(
     let _ = writeln!(
         out,
         "As engine options: {}",
-        option_tokens(&s.spsa.params, &rounded).join(" ")
+        option_tokens(params, rounded).join(" ")
     );
-    Ok(TuneOutcome {
-        params: s.spsa.params.clone(),
-        theta: s.spsa.theta.clone(),
-        rounded,
-        iterations_done: s.done,
-        interrupted: INTERRUPTED.load(Ordering::SeqCst) || s.done < s.spsa.schedule.iterations,
-    })
 }
 
 /// Names of the parameters with their values as `option.NAME=V` tokens,

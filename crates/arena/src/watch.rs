@@ -310,12 +310,40 @@ pub fn watch(
     let s = &opts.sprt;
     let _ = writeln!(out, "Watching {}: SPRT {}", folder.display(), s.describe());
     let _ = out.flush();
+    let end = watch_until_the_end(folder, opts, out)?;
+    report_end(folder, opts, end, out);
+    let summary = merge_folder(folder, opts, out)?;
+    if let (WatchEnd::Decided(v, _), Some(s)) = (end, &summary.sprt) {
+        let want = if v == SprtVerdict::H1Accepted {
+            "H1"
+        } else {
+            "H0"
+        };
+        if s.verdict != want {
+            let _ = writeln!(
+                out,
+                "Watch: games finished after the crossing moved the LLR back inside the bounds: \
+                 the folder's verdict is {}",
+                s.verdict
+            );
+        }
+    }
+    Ok(Watched { summary, end })
+}
+
+/// Looks at the folder every `--interval` until the test is decided, all
+/// games are in, no shard runs any more, `--timeout` or Ctrl-C.
+fn watch_until_the_end(
+    folder: &Path,
+    opts: &WatchOptions,
+    out: &mut dyn Write,
+) -> Result<WatchEnd, ArenaError> {
     let start = Instant::now();
     let mut last_snapshot: Option<Snapshot> = None;
     let mut last_games = usize::MAX;
-    let end = loop {
+    loop {
         if interrupted() {
-            break WatchEnd::Interrupted;
+            return Ok(WatchEnd::Interrupted);
         }
         let files = shard_files(folder)?;
         let snap = snapshot(&files);
@@ -335,10 +363,10 @@ pub fn watch(
                 let _ = out.flush();
             }
             if l.verdict != SprtVerdict::Continue {
-                break WatchEnd::Decided(l.verdict, l.pair_games);
+                return Ok(WatchEnd::Decided(l.verdict, l.pair_games));
             }
             if opts.games.is_some_and(|g| l.games as u64 >= u64::from(g)) {
-                break WatchEnd::AllPlayed;
+                return Ok(WatchEnd::AllPlayed);
             }
             last_snapshot = Some(snap);
         } else if !shards_running(opts.running.as_deref()) {
@@ -346,16 +374,21 @@ pub fn watch(
             // final look after the folder settled can change the figures.
             settle(folder, opts, Duration::from_secs(60), out);
             let l = look(folder, opts)?;
-            break match l.verdict {
+            return Ok(match l.verdict {
                 SprtVerdict::Continue => WatchEnd::ShardsEnded,
                 v => WatchEnd::Decided(v, l.pair_games),
-            };
+            });
         }
         if opts.timeout.is_some_and(|t| start.elapsed() >= t) {
-            break WatchEnd::TimedOut;
+            return Ok(WatchEnd::TimedOut);
         }
         std::thread::sleep(opts.interval);
-    };
+    }
+}
+
+/// Says how the watch ended; a decided test stops the shards (`--stop`)
+/// and waits for the folder to settle.
+fn report_end(folder: &Path, opts: &WatchOptions, end: WatchEnd, out: &mut dyn Write) {
     match end {
         WatchEnd::Decided(v, games) => {
             let _ = writeln!(
@@ -366,23 +399,7 @@ pub fn watch(
                     _ => "H0 was accepted",
                 }
             );
-            match &opts.stop {
-                Some(cmd) => {
-                    let said = match shell(cmd) {
-                        Ok((Some(0), _)) => "exit status 0".to_string(),
-                        Ok((code, text)) => format!(
-                            "exit status {}: {}",
-                            code.map_or("none (killed)".into(), |c| c.to_string()),
-                            text.trim()
-                        ),
-                        Err(e) => format!("cannot run it: {e}"),
-                    };
-                    let _ = writeln!(out, "Stop: {cmd} ({said})");
-                }
-                None => {
-                    let _ = writeln!(out, "Stop: no --stop or --job given, nothing stopped");
-                }
-            }
+            stop_shards(opts, out);
             let _ = out.flush();
             settle(folder, opts, Duration::from_secs(120), out);
         }
@@ -403,6 +420,36 @@ pub fn watch(
             let _ = writeln!(out, "Watch: interrupted; the figures so far:");
         }
     }
+}
+
+/// Runs `--stop` (or says that nothing is stopped) and prints what it said.
+fn stop_shards(opts: &WatchOptions, out: &mut dyn Write) {
+    match &opts.stop {
+        Some(cmd) => {
+            let said = match shell(cmd) {
+                Ok((Some(0), _)) => "exit status 0".to_string(),
+                Ok((code, text)) => format!(
+                    "exit status {}: {}",
+                    code.map_or("none (killed)".into(), |c| c.to_string()),
+                    text.trim()
+                ),
+                Err(e) => format!("cannot run it: {e}"),
+            };
+            let _ = writeln!(out, "Stop: {cmd} ({said})");
+        }
+        None => {
+            let _ = writeln!(out, "Stop: no --stop or --job given, nothing stopped");
+        }
+    }
+}
+
+/// The merge of the folder's record files (tables, SPRT line, `--json`,
+/// `--report`), once they are checked to be of one test.
+fn merge_folder(
+    folder: &Path,
+    opts: &WatchOptions,
+    out: &mut dyn Write,
+) -> Result<Summary, ArenaError> {
     let files = shard_files(folder)?;
     if files.is_empty() {
         return Err(ArenaError::Io(format!(
@@ -419,23 +466,7 @@ pub fn watch(
     };
     let (records, _) = collect(&files, false)?;
     check_one_test(folder, &opts.engines, &records)?;
-    let summary = merge(&files, &merge_opts, out)?;
-    if let (WatchEnd::Decided(v, _), Some(s)) = (end, &summary.sprt) {
-        let want = if v == SprtVerdict::H1Accepted {
-            "H1"
-        } else {
-            "H0"
-        };
-        if s.verdict != want {
-            let _ = writeln!(
-                out,
-                "Watch: games finished after the crossing moved the LLR back inside the bounds: \
-                 the folder's verdict is {}",
-                s.verdict
-            );
-        }
-    }
-    Ok(Watched { summary, end })
+    merge(&files, &merge_opts, out)
 }
 
 #[cfg(test)]

@@ -146,6 +146,23 @@ pub const ROUTES: &[Route] = &[
     post("/api/fen", |app, b| app.load_fen(parse(b)?)),
     post("/api/goto", |app, b| app.goto(parse(b)?)),
     post("/api/analyse", |app, b| app.analyse(parse(b)?)),
+    post("/api/load", |app, b| app.load_record(parse(b)?)),
+    // The whole line reviewed: started, followed in the state's `review`,
+    // cancelled; the full review as JSON and as annotated PGN.
+    post("/api/review/start", |app, b| {
+        app.review(parse_or_default(b)?)
+    }),
+    post("/api/review/stop", |app, b| {
+        expect_empty(b).and_then(|_| app.stop_review())
+    }),
+    get("/api/review", |app| match app.review_json() {
+        Ok(v) => Answer::json(&v),
+        Err(e) => e.into(),
+    }),
+    get("/api/review/pgn", |app| match app.review_pgn() {
+        Ok((name, pgn)) => Answer::download(TEXT, name, pgn),
+        Err(e) => e.into(),
+    }),
 ];
 
 pub fn route(path: &str) -> Option<&'static Route> {

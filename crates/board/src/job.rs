@@ -18,6 +18,14 @@ pub struct Job {
     /// stackfish's `Level` (external engines play at their own strength).
     pub level: u8,
     pub multipv: u8,
+    /// A new game for the engine before this search, whatever the round
+    /// (its table cleared): a review's first search, so that a review
+    /// depends on its game alone.
+    pub fresh: bool,
+    /// stackfish answers from the host's endgame tables where they cover
+    /// the position (a review: exact values); a player's engine and the
+    /// analysis search without them.
+    pub tables: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +36,8 @@ pub enum JobLimit {
     },
     /// Until stopped: analysis.
     Infinite,
+    /// This many nodes: one position of a review.
+    Nodes { nodes: u64 },
 }
 
 impl Job {
@@ -41,7 +51,7 @@ impl Job {
         position
     }
 
-    /// `go movetime T [depth D]` or `go infinite`.
+    /// `go movetime T [depth D]`, `go infinite` or `go nodes N`.
     pub fn go_line(&self) -> String {
         match self.limit {
             JobLimit::Move { movetime_ms, depth } => {
@@ -52,6 +62,7 @@ impl Job {
                 go
             }
             JobLimit::Infinite => "go infinite".to_string(),
+            JobLimit::Nodes { nodes } => format!("go nodes {nodes}"),
         }
     }
 
@@ -61,11 +72,12 @@ impl Job {
     }
 
     /// Everything stackfish needs to run this job, in order: a new game
-    /// when `new_round`, its level and lines (sent every time: an engine
-    /// stopped in the browser is a fresh instance), the position and `go`.
+    /// when `new_round` or the job is `fresh`, its level and lines (sent
+    /// every time: an engine stopped in the browser is a fresh instance),
+    /// the position and `go`.
     pub fn stackfish_lines(&self, new_round: bool) -> Vec<String> {
         let mut lines = Vec::new();
-        if new_round {
+        if new_round || self.fresh {
             lines.push("ucinewgame".to_string());
         }
         lines.push(format!("setoption name Level value {}", self.level));
@@ -174,6 +186,8 @@ mod tests {
             limit,
             level: 7,
             multipv: 2,
+            fresh: false,
+            tables: false,
         }
     }
 
@@ -201,6 +215,15 @@ mod tests {
         assert_eq!(lines[0], "setoption name Level value 7");
         assert_eq!(lines[2], "position fen x5/x5/x5/x5/x5 1 20,20 0,0 1 -");
         assert_eq!(lines[3], "go infinite");
+        // A review's first position: a new game for the engine whatever
+        // the round, then a bounded search.
+        let mut review = job(JobLimit::Nodes { nodes: 50_000 }, &["c3"]);
+        review.fresh = true;
+        let lines = review.stackfish_lines(false);
+        assert_eq!(lines[0], "ucinewgame");
+        assert_eq!(lines[4], "go nodes 50000");
+        review.fresh = false;
+        assert_eq!(review.stackfish_lines(false)[3], "go nodes 50000");
     }
 
     #[test]

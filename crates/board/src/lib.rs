@@ -25,8 +25,8 @@ pub use error::{ApiError, BoardError, ShippedError};
 pub use host::{Explorer, Host, SearchOrder};
 pub use job::{Finish, Job, JobLimit, Report};
 pub use state::{
-    App, DEFAULT_MOVE_TIME_MS, DEFAULT_VARIANT, MAX_ANALYSIS_LINES, MAX_MOVE_TIME_MS,
-    MIN_MOVE_TIME_MS,
+    App, DEFAULT_MOVE_TIME_MS, DEFAULT_REVIEW_NODES, DEFAULT_VARIANT, MAX_ANALYSIS_LINES,
+    MAX_MOVE_TIME_MS, MAX_REVIEW_NODES, MIN_MOVE_TIME_MS, MIN_REVIEW_NODES,
 };
 pub use view::StateView;
 

@@ -8,6 +8,7 @@ use super::eval::{Eval, Mark};
 use super::files::FileRequest;
 use super::position::PositionView;
 use stackfish_games::Side;
+use stackfish_review::{Accuracy, Decisive, Stopped};
 
 // ---- requests -------------------------------------------------------------
 
@@ -67,6 +68,10 @@ pub struct GotoRequest {
 pub struct FenRequest {
     pub fen: String,
     pub variant: Option<String>,
+    /// Moves played from the position, separated by spaces (as
+    /// `stackfish analyse --moves` takes them): the board shows the
+    /// position after them.
+    pub moves: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -75,6 +80,25 @@ pub struct AnalyseRequest {
     pub on: bool,
     pub engine: Option<String>,
     pub multipv: Option<u8>,
+}
+
+/// `POST /api/review`: the budget of each position and the engine.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReviewRequest {
+    /// Nodes a position (`DEFAULT_REVIEW_NODES` when left out).
+    pub nodes: Option<u64>,
+    /// One of `engines`; left out: the analysis engine, else stackfish.
+    pub engine: Option<String>,
+}
+
+/// `POST /api/load`: a game record's text and the file's name, for
+/// messages.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoadRequest {
+    pub text: String,
+    pub name: Option<String>,
 }
 
 // ---- views ------------------------------------------------------------------
@@ -113,8 +137,13 @@ pub struct StateView {
     /// One per position of the whole line (`moves` then `future`), from
     /// player 1's side; `null` where no engine has looked.
     pub evals: Vec<Option<Eval>>,
-    /// One per move of the whole line: `mistake`, `blunder` or `null`.
+    /// One per move of the whole line: `inaccuracy`, `mistake`,
+    /// `blunder` or `null` (the review's where it judged the move).
     pub marks: Vec<Option<Mark>>,
+    /// The review of the whole line: running, ended, or dropped.
+    pub review: Option<ReviewView>,
+    /// The record the line was loaded from, while the line is its own.
+    pub loaded: Option<LoadedView>,
     /// Why an engine could not move or analyse (shown until the next move).
     pub engine_error: Option<String>,
     /// The position shown as the page draws it: squares and stacks, the
@@ -255,6 +284,119 @@ pub struct LineView {
     /// When the server got the engine's line, in ms since the Unix epoch:
     /// the page measures how long it took to show it.
     pub at_ms: u64,
+}
+
+/// Where a review stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReviewState {
+    /// Searching its positions.
+    Running,
+    /// Every position searched.
+    Done,
+    /// Stopped before the end (its cancel, or `go`): the positions
+    /// searched so far are kept, the others unknown.
+    Cancelled,
+    /// Its engine failed: the positions searched so far are kept.
+    Failed,
+    /// The line changed: nothing of it fits the game shown.
+    Outdated,
+}
+
+impl ReviewState {
+    /// Its name in the state's JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            ReviewState::Running => "running",
+            ReviewState::Done => "done",
+            ReviewState::Cancelled => "cancelled",
+            ReviewState::Failed => "failed",
+            ReviewState::Outdated => "outdated",
+        }
+    }
+}
+
+/// The board's review of the line as the page shows it (the whole review,
+/// positions included, is `GET /api/review`).
+#[derive(Clone, Debug, Serialize)]
+pub struct ReviewView {
+    pub state: ReviewState,
+    /// The engine and its nodes a position (`null` when outdated).
+    pub engine: Option<String>,
+    pub nodes: Option<u64>,
+    /// Positions searched, and to search in all.
+    pub done: usize,
+    pub total: usize,
+    /// Since it started, or what it took once ended.
+    pub elapsed_ms: u64,
+    /// Why it failed, was cancelled by `go`, or is outdated.
+    pub message: Option<String>,
+    pub accuracy: Accuracy,
+    pub counts: ClassCountsView,
+    /// One per move of the line (empty when outdated).
+    pub moves: Vec<ReviewMoveView>,
+    pub decisive: Option<Decisive>,
+    /// A loaded record's first move the rules refused: reviewed up to it.
+    pub stopped: Option<Stopped>,
+}
+
+impl ReviewView {
+    /// A review dropped because the line changed (`why`).
+    pub fn outdated(why: String) -> ReviewView {
+        ReviewView {
+            state: ReviewState::Outdated,
+            engine: None,
+            nodes: None,
+            done: 0,
+            total: 0,
+            elapsed_ms: 0,
+            message: Some(why),
+            accuracy: Accuracy::default(),
+            counts: ClassCountsView::default(),
+            moves: Vec::new(),
+            decisive: None,
+            stopped: None,
+        }
+    }
+}
+
+/// One move of a review.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReviewMoveView {
+    /// Who played it: `p1` or `p2`.
+    pub side: &'static str,
+    /// `null` for a good move and for one not judged yet.
+    pub class: Option<Mark>,
+    /// The expected score it cost its player; `null` until judged.
+    pub loss: Option<f64>,
+    /// The engine's better move in the position before, if it named
+    /// another, and its line from there.
+    pub best: Option<String>,
+    pub line: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct ClassCounts {
+    pub inaccuracy: usize,
+    pub mistake: usize,
+    pub blunder: usize,
+}
+
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct ClassCountsView {
+    pub p1: ClassCounts,
+    pub p2: ClassCounts,
+}
+
+/// The record the line was loaded from.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoadedView {
+    /// The file's name as sent.
+    pub name: String,
+    /// Moves loaded.
+    pub plies: usize,
+    /// The first move the rules refused: the line stops before it.
+    pub stopped: Option<Stopped>,
 }
 
 pub fn side_name(side: Side) -> &'static str {

@@ -2,97 +2,13 @@
 //! orders the board gives, feed reports and finishes by hand, and read the
 //! state the page would.
 
-use std::sync::{Arc, Mutex};
+mod common;
 
+use std::sync::Arc;
+
+use common::{board, call, legal, report, state, FakeHost, WALL_MS};
 use serde_json::Value;
-use stackfish_board::{ApiError, App, Finish, Host, JobLimit, Report, SearchOrder};
-use stackfish_engine::protocol::Score;
-
-/// 2026-04-13, noon UTC.
-const WALL_MS: u64 = 20_556 * 86_400_000 + 43_200_000;
-
-#[derive(Default)]
-struct Log {
-    orders: Vec<SearchOrder>,
-    stops: Vec<u64>,
-    changes: u64,
-    now_ms: f64,
-}
-
-#[derive(Clone, Default)]
-struct FakeHost(Arc<Mutex<Log>>);
-
-impl Host for FakeHost {
-    fn start(&self, _board: &Arc<App>, order: SearchOrder) -> Result<(), ApiError> {
-        self.0.lock().unwrap().orders.push(order);
-        Ok(())
-    }
-    fn stop(&self, search: u64) {
-        self.0.lock().unwrap().stops.push(search);
-    }
-    fn shutdown(&self) {}
-    fn changed(&self, _version: u64) {
-        self.0.lock().unwrap().changes += 1;
-    }
-    fn now_ms(&self) -> f64 {
-        self.0.lock().unwrap().now_ms
-    }
-    fn wall_ms(&self) -> u64 {
-        WALL_MS
-    }
-}
-
-impl FakeHost {
-    fn last_order(&self) -> SearchOrder {
-        self.0
-            .lock()
-            .unwrap()
-            .orders
-            .last()
-            .cloned()
-            .expect("an order")
-    }
-    fn orders(&self) -> usize {
-        self.0.lock().unwrap().orders.len()
-    }
-    fn stops(&self) -> Vec<u64> {
-        self.0.lock().unwrap().stops.clone()
-    }
-    fn advance(&self, ms: f64) {
-        self.0.lock().unwrap().now_ms += ms;
-    }
-}
-
-fn board() -> (Arc<App>, FakeHost) {
-    let host = FakeHost::default();
-    let app = App::new(vec!["stackfish".into()], Box::new(host.clone()), None).expect("board");
-    (app, host)
-}
-
-fn call(app: &Arc<App>, method: &str, path: &str, body: &str) -> (u16, Value) {
-    let a = app.call(method, path, body.as_bytes());
-    let json = serde_json::from_str(&a.body).unwrap_or(Value::Null);
-    (a.status, json)
-}
-
-fn state(app: &Arc<App>) -> Value {
-    call(app, "GET", "/api/state", "").1
-}
-
-fn legal(app: &Arc<App>, i: usize) -> String {
-    state(app)["legal_moves"][i].as_str().unwrap().to_string()
-}
-
-fn report(depth: u32, cp: i32, pv: &str) -> Report {
-    Report {
-        multipv: 1,
-        depth,
-        score: Score::Cp(cp),
-        nodes: 1000,
-        time_ms: 10,
-        pv: vec![pv.to_string()],
-    }
-}
+use stackfish_board::{App, Finish, JobLimit};
 
 /// A new game with an engine for player 2 and player 1's first move: the
 /// board has ordered player 2's search.

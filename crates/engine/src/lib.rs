@@ -18,7 +18,10 @@ pub mod options;
 pub mod protocol;
 mod session;
 pub mod tables;
-pub mod transcript;
+// Read by the transcript tests only: here and in tests/protocol.rs, which
+// includes the same file.
+#[cfg(test)]
+mod transcript;
 
 pub use bench::{bench, bench_suite, bench_until, BenchResult, BenchSuite, BENCH, BENCH_HASH_MB};
 pub use error::{HashSizeError, OptionError};

@@ -1,7 +1,9 @@
 //! Protocol transcripts (`tests/transcripts/*.txt`), read into steps: the
 //! one reading of the format for every test that replays them (the
 //! threaded loop's in tests/protocol.rs, the inline loop's in
-//! `protocol/tests.rs`).
+//! `protocol/tests.rs`). Test code: compiled into those tests only (the
+//! engine declares it under `cfg(test)`, tests/protocol.rs includes the
+//! file by its path), never into the library.
 //!
 //! A line `> text` is sent to the engine; `< text` is the next output
 //! line, exactly (`<` alone: an empty line); `<~ prefix` the next output

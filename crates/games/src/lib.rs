@@ -5,26 +5,30 @@
 //! Errors are typed (thiserror) and print as the one line a binary shows:
 //! the shared ones are here (`FenError`, `MoveError`, `UnknownGame`); each
 //! subject keeps its own next to it (`cells::CellError`,
-//! `mixtour::ShapeError`, `mixtour::nnue::NetworkError`, `PerftError`,
+//! `mixtour::ShapeError`, `stackfish_nnue::NetworkError`, `PerftError`,
 //! `silo::solve::{SolveError, CommandError}`).
+
+#![forbid(unsafe_code)]
 
 pub mod ablate;
 pub mod castle;
 pub mod cells;
 pub mod coinstack;
-pub mod cpu;
 pub mod echo;
 pub mod line;
 pub mod mixtour;
 pub mod nnue;
 pub mod perft;
 pub mod silo;
-pub mod simd;
 pub mod variants;
 pub mod zobrist;
 
 use std::fmt;
 use std::sync::atomic::AtomicBool;
+
+/// The run-time choice of the hot paths' x86-64-v3 copies (`cpu::fast!`,
+/// `v3_fn!`), from the networks' crate, which holds every `unsafe`.
+pub use stackfish_nnue::{cpu, v3_fn};
 
 pub use line::{AnyGame, Line, NamedLine, PositionError, ShapedLine};
 pub use perft::{perft, perft_divide, perft_with, PerftError};

@@ -8,7 +8,7 @@ use super::coinstack::{CoinStack, CoinStackVariant};
 use super::line::{AnyGame, Line, NamedLine, ShapedLine};
 use super::mixtour::{Mixtour, MixtourGrid, MixtourVariant};
 use super::silo::{Silo, SiloVariant};
-use super::Game;
+use super::{ablate, castle, coinstack, mixtour, Game};
 
 /// Code that must be instantiated for the concrete game type of a variant.
 pub trait VariantVisitor: Sized {
@@ -106,4 +106,54 @@ impl VariantVisitor for DealtStart {
 /// unknown name.
 pub fn dealt_start_fen(name: &str, seed: u64) -> Option<String> {
     with_variant(name, DealtStart(seed)).flatten()
+}
+
+/// The names `STACKFISH_ABLATE` takes (`ablate`): every evaluation's term
+/// names, and the names of groups of terms. Silo's evaluation has no named
+/// terms.
+pub const ABLATION_NAMES: [&[&str]; 4] = [
+    &mixtour::eval::NAMES,
+    &coinstack::eval::NAMES,
+    &coinstack::eval::GROUPS,
+    &castle::eval::NAMES,
+];
+
+const _: () = if let Some(list) = ablate::ABLATED {
+    assert!(
+        ablate::all_known(list, &ABLATION_NAMES),
+        "STACKFISH_ABLATE names a term that no evaluation has (see the NAMES of the eval modules)"
+    );
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ablation_names_are_unique_within_an_evaluation() {
+        for names in ABLATION_NAMES {
+            for (i, a) in names.iter().enumerate() {
+                assert!(!names[..i].contains(a), "{a} twice");
+                assert!(!a.contains(','), "{a}");
+            }
+        }
+        // A group name is not also a term name of the same evaluation.
+        for group in coinstack::eval::GROUPS {
+            assert!(!coinstack::eval::NAMES.contains(&group));
+        }
+    }
+
+    #[test]
+    fn every_evaluation_with_weights_can_be_ablated() {
+        // Each game's term names are accepted, Castle's included.
+        let evaluations: [&[&str]; 3] = [
+            &mixtour::eval::NAMES,
+            &coinstack::eval::NAMES,
+            &castle::eval::NAMES,
+        ];
+        for name in evaluations.into_iter().flatten() {
+            assert!(ablate::all_known(name, &ABLATION_NAMES), "{name}");
+        }
+        assert!(!ablate::all_known("no_such_term", &ABLATION_NAMES));
+    }
 }

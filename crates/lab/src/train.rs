@@ -1,4 +1,4 @@
-//! Training of the evaluation networks (`game::nnue`: Mixtour's and
+//! Training of the evaluation networks (`stackfish_nnue`: Mixtour's and
 //! Focus's) on recorded games: `stackfish train <records.jsonl>... --out
 //! net.bin`.
 //!
@@ -25,7 +25,7 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use stackfish_games::coinstack::{self, CoinStack, CoinStackVariant};
 use stackfish_games::mixtour::{self, Mixtour, MixtourVariant};
-use stackfish_games::nnue::{Layout, Network, QA, QB};
+use stackfish_nnue::{Layout, Network, QA, QB};
 use stackfish_record::GameRecord;
 
 /// One position: its active inputs, its linear features, its labels.

@@ -522,8 +522,10 @@ pub fn date_at(unix_ms: u64) -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-/// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
+/// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's
+/// algorithm): year, month, day. The one calendar of the workspace, for
+/// the PGN dates and the bot's log times.
+pub fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z.rem_euclid(146_097);

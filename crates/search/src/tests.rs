@@ -2,6 +2,7 @@
 //! results, and determinism.
 
 use super::*;
+use crate::node::{first_max, from_tt, ln, to_tt, LN_TABLE};
 use minimax::{minimax, root_values};
 use rand::{Rng, SeedableRng};
 use stackfish_games::mixtour::{Mixtour, MixtourVariant};

@@ -1,10 +1,16 @@
 //! The registry both services' `GET /metrics` answers from: their own
 //! metrics plus `process_start_time_seconds`, in the Prometheus text format
-//! (prometheus-client).
+//! (prometheus-client); and the counters both keep, requests and searches,
+//! each under its service's prefix.
 
+use std::fmt::Debug;
+use std::hash::Hash;
 use std::sync::atomic::AtomicU64;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::registry::Metric;
 
@@ -56,10 +62,71 @@ impl Registry {
     }
 }
 
+/// `<prefix>_requests_total`: the HTTP requests answered, counted by the
+/// service's own labels (`L`, a struct deriving `EncodeLabelSet`).
+pub struct Requests<L>(Family<L, Counter>);
+
+impl<L> Requests<L>
+where
+    L: Clone + Hash + Eq + EncodeLabelSet + Debug + Send + Sync + 'static,
+{
+    pub fn register(registry: &mut Registry, prefix: &str, help: &str) -> Requests<L> {
+        Requests(registry.add(&format!("{prefix}_requests"), help, Family::default()))
+    }
+
+    pub fn count(&self, labels: &L) {
+        self.0.get_or_create(labels).inc();
+    }
+}
+
+/// The help texts of the search counters: what a search is, finished and
+/// failed, in the service's words.
+pub struct SearchHelp {
+    pub started: &'static str,
+    pub finished: &'static str,
+    pub failed: &'static str,
+}
+
+/// `<prefix>_searches_{started,finished,failed}_total`: every search
+/// started, and how each ended.
+pub struct Searches {
+    started: Counter,
+    finished: Counter,
+    failed: Counter,
+}
+
+impl Searches {
+    pub fn register(registry: &mut Registry, prefix: &str, help: SearchHelp) -> Searches {
+        let mut counter = |what: &str, help: &str| {
+            registry.add(
+                &format!("{prefix}_searches_{what}"),
+                help,
+                Counter::default(),
+            )
+        };
+        Searches {
+            started: counter("started", help.started),
+            finished: counter("finished", help.finished),
+            failed: counter("failed", help.failed),
+        }
+    }
+
+    pub fn started(&self) {
+        self.started.inc();
+    }
+
+    pub fn finished(&self) {
+        self.finished.inc();
+    }
+
+    pub fn failed(&self) {
+        self.failed.inc();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use prometheus_client::metrics::counter::Counter;
 
     #[test]
     fn the_text_has_the_start_time_and_what_was_registered() {
@@ -80,5 +147,53 @@ mod tests {
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or_else(|| panic!("no start time in {text}"));
         assert!(start >= before.floor() && start < before + 60.0, "{start}");
+    }
+
+    #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+    struct Labels {
+        verb: String,
+    }
+
+    #[test]
+    fn requests_and_searches_are_named_by_the_prefix_and_counted_apart() {
+        let mut registry = Registry::new();
+        let requests = Requests::<Labels>::register(&mut registry, "test", "Requests");
+        let searches = Searches::register(
+            &mut registry,
+            "test",
+            SearchHelp {
+                started: "Started",
+                finished: "Finished",
+                failed: "Failed",
+            },
+        );
+        let ping = Labels {
+            verb: "ping".into(),
+        };
+        requests.count(&ping);
+        requests.count(&ping);
+        requests.count(&Labels {
+            verb: "move".into(),
+        });
+        searches.started();
+        searches.started();
+        searches.started();
+        searches.finished();
+        searches.failed();
+        searches.failed();
+        let text = registry.encode();
+        for line in [
+            "# HELP test_requests_total Requests.",
+            "test_requests_total{verb=\"ping\"} 2",
+            "test_requests_total{verb=\"move\"} 1",
+            "# HELP test_searches_started_total Started.",
+            "test_searches_started_total 3",
+            "# HELP test_searches_finished_total Finished.",
+            "test_searches_finished_total 1",
+            "# HELP test_searches_failed_total Failed.",
+            "test_searches_failed_total 2",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no {line:?} in\n{text}");
+        }
     }
 }

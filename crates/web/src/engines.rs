@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use stackfish_board::{Finish, Job, JobLimit, Report};
 use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, StartError};
 use stackfish_client::spec::{EngineSpec, Timeouts, DEFAULT_TIME_MARGIN_MS, MOVE_GRACE_MS};
-use stackfish_engine::{self as engine, BestMove, GoParams, Options, Session};
+use stackfish_engine::{self as engine, BestMove, GoParams, Options, Session, SharedTables};
 
 use super::error::{EngineError, RosterError};
 use stackfish_search::Shared;
@@ -28,6 +28,9 @@ pub const STOP_GRACE: Duration = Duration::from_secs(2);
 pub const MOVE_MARGIN_MS: u64 = DEFAULT_TIME_MARGIN_MS + MOVE_GRACE_MS + 400;
 /// Startup, ping and the first `readyok` of an external engine.
 pub const DEFAULT_STARTUP_MS: u64 = 10_000;
+/// An engine searching `go nodes N` for a review is given up on after
+/// this: ten million nodes (the review's most) take a few seconds.
+pub const NODES_DEADLINE: Duration = Duration::from_secs(60);
 /// The engine keys (the arena's syntax) that make sense for the board: the page sets
 /// each search's limit, so `tc`, `st`, `depth`, `nodes` are refused.
 const ENGINE_KEYS: &[&str] = &["name", "cmd", "args", "proto", "dir"];
@@ -37,6 +40,8 @@ const ENGINE_KEYS: &[&str] = &["name", "cmd", "args", "proto", "dir"];
 pub struct Roster {
     specs: Vec<EngineSpec>,
     timeouts: Timeouts,
+    /// The Silo tables stackfish answers a review's searches from.
+    tables: Option<SharedTables>,
 }
 
 impl Roster {
@@ -71,7 +76,18 @@ impl Roster {
             ping_ms: startup_ms,
             ..Timeouts::default()
         };
-        Ok(Roster { specs, timeouts })
+        Ok(Roster {
+            specs,
+            timeouts,
+            tables: None,
+        })
+    }
+
+    /// stackfish answers the searches that ask for tables (a review's)
+    /// from `tables`.
+    pub fn with_tables(mut self, tables: Option<SharedTables>) -> Roster {
+        self.tables = tables;
+        self
     }
 
     /// Starts each `--engine` once (for the board's first game) and stops it again, so a
@@ -112,7 +128,7 @@ impl Roster {
     /// their first search).
     pub fn searcher(&self, name: &str) -> Option<Box<dyn Searcher>> {
         if name == BUILTIN {
-            return Some(Box::new(Builtin::new()));
+            return Some(Box::new(Builtin::new(self.tables.clone())));
         }
         let spec = self.specs.iter().find(|s| s.name == name)?;
         Some(Box::new(External::new(spec, self.timeouts)))
@@ -146,14 +162,17 @@ struct Builtin {
     session: Option<Session>,
     shared: Arc<Shared>,
     round: Option<u64>,
+    /// The endgame tables of the server, for the searches that ask.
+    tables: Option<SharedTables>,
 }
 
 impl Builtin {
-    fn new() -> Builtin {
+    fn new(tables: Option<SharedTables>) -> Builtin {
         Builtin {
             session: None,
             shared: Arc::new(Shared::new(HASH_MB)),
             round: None,
+            tables,
         }
     }
 }
@@ -169,9 +188,11 @@ impl Searcher for Builtin {
             Some(s) if s.variant() == job.variant => s,
             _ => engine::new_session(job.variant).ok_or(EngineError::Unplayed(job.variant))?,
         };
-        if self.round != Some(job.round) {
-            // Fresh heuristics and a new level seed for each game.
+        if self.round != Some(job.round) || job.fresh {
+            // Fresh heuristics and a new level seed for each game (and a
+            // cleared table for a review's first search).
             session.new_game();
+            self.shared.tt.clear();
             self.round = Some(job.round);
         }
         let moves: Vec<&str> = job.moves.iter().map(String::as_str).collect();
@@ -188,6 +209,10 @@ impl Searcher for Builtin {
                 infinite: true,
                 ..GoParams::default()
             },
+            JobLimit::Nodes { nodes } => GoParams {
+                nodes: Some(nodes),
+                ..GoParams::default()
+            },
         };
         let options = Options {
             hash_mb: HASH_MB,
@@ -197,7 +222,11 @@ impl Searcher for Builtin {
             move_overhead_ms: 0,
             level: job.level,
             multipv: usize::from(job.multipv),
-            tables: None,
+            tables: if job.tables {
+                self.tables.clone()
+            } else {
+                None
+            },
         };
         self.shared.arm();
         let shared = &self.shared;
@@ -315,7 +344,7 @@ impl External {
             name: name.clone(),
             text: f.text,
         };
-        if self.round != Some(job.round) {
+        if self.round != Some(job.round) || job.fresh {
             engine.new_game().map_err(fault)?;
             self.round = Some(job.round);
         }
@@ -356,6 +385,9 @@ impl Searcher for External {
             }
             // Analysis ends with `stop`; the grace after it is the deadline.
             JobLimit::Infinite => Instant::now() + Duration::from_secs(365 * 24 * 3600),
+            // An engine that does not count nodes (or counts slowly) is
+            // given up on, as a move's search is.
+            JobLimit::Nodes { .. } => Instant::now() + NODES_DEADLINE,
         };
         let result = engine.search_live(&position, &go, deadline, stop, STOP_GRACE, &mut |l| {
             if let Some(r) = Report::from_line(l) {

@@ -4,7 +4,7 @@
 //! folder, probe a position, describe a value), so how a table file is laid
 //! out on disk is none of this code's business.
 
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use stackfish_board::Explorer;
 use stackfish_games::silo::solve::Value;
@@ -88,7 +88,7 @@ pub fn configs(tables: &TableSet) -> Vec<String> {
 
 /// The board's explorer over `--silo-tables`.
 pub struct TablesExplorer {
-    tables: TableSet,
+    tables: Arc<TableSet>,
     /// The view of the last position asked for (its string, whether the
     /// game was over): the state is sent after every engine line, the
     /// position changes far less often.
@@ -96,7 +96,7 @@ pub struct TablesExplorer {
 }
 
 impl TablesExplorer {
-    pub fn new(tables: TableSet) -> TablesExplorer {
+    pub fn new(tables: Arc<TableSet>) -> TablesExplorer {
         TablesExplorer {
             tables,
             explored: Mutex::new(None),

@@ -71,6 +71,7 @@ const PAGE_FILES: &[PageFile] = &[
     file("/game-castle.js", JS, include_str!("game-castle.js")),
     file("/panel-analysis.js", JS, include_str!("panel-analysis.js")),
     file("/panel-graph.js", JS, include_str!("panel-graph.js")),
+    file("/panel-review.js", JS, include_str!("panel-review.js")),
     file("/panel-moves.js", JS, include_str!("panel-moves.js")),
     file("/panel-game.js", JS, include_str!("panel-game.js")),
     file("/panel-explorer.js", JS, include_str!("panel-explorer.js")),

@@ -15,7 +15,7 @@ mod http;
 pub mod metrics;
 
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::watch;
@@ -28,6 +28,8 @@ pub use stackfish_board::{
     MAX_ANALYSIS_LINES, MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS,
 };
 
+use stackfish_engine::SharedTables;
+use stackfish_engine_tables::SiloTables;
 use stackfish_tables::TableSet;
 
 pub const DEFAULT_PORT: u16 = 8080;
@@ -112,9 +114,15 @@ impl WebServer {
         };
         let engines = options.roster.names();
         let metrics = Arc::new(metrics::Metrics::new());
-        let board_host = NativeHost::new(options.roster, metrics.clone());
+        let tables = options.silo_tables.map(Arc::new);
+        // One set of tables for the explorer and for stackfish's reviews.
+        let shared = tables.as_ref().map(|t| SharedTables {
+            folder: std::path::PathBuf::from("--silo-tables"),
+            set: Arc::new(SiloTables(Arc::clone(t), Mutex::default())),
+        });
+        let board_host = NativeHost::new(options.roster.with_tables(shared), metrics.clone());
         let changes = board_host.subscribe();
-        let explorer = options.silo_tables.map(|t| {
+        let explorer = tables.map(|t| {
             Box::new(explorer::TablesExplorer::new(t)) as Box<dyn stackfish_board::Explorer>
         });
         let app = App::new(engines, Box::new(board_host), explorer)?;

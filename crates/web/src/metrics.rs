@@ -4,10 +4,9 @@
 use std::time::Duration;
 
 use prometheus_client::encoding::EncodeLabelSet;
-use prometheus_client::metrics::counter::Counter;
-use prometheus_client::metrics::family::Family;
 use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use stackfish_service::metrics::{Requests, SearchHelp, Searches};
 use stackfish_service::Registry;
 
 pub use stackfish_service::metrics::CONTENT_TYPE;
@@ -22,12 +21,10 @@ struct RequestLabels {
 
 pub struct Metrics {
     registry: Registry,
-    requests: Family<RequestLabels, Counter>,
+    requests: Requests<RequestLabels>,
     latency: Histogram,
     streams: Gauge,
-    searches_started: Counter,
-    searches_finished: Counter,
-    searches_failed: Counter,
+    searches: Searches,
 }
 
 impl Default for Metrics {
@@ -39,10 +36,10 @@ impl Default for Metrics {
 impl Metrics {
     pub fn new() -> Metrics {
         let mut registry = Registry::new();
-        let requests = registry.add(
-            "serve_requests",
+        let requests = Requests::register(
+            &mut registry,
+            "serve",
             "HTTP requests answered, by method, path (other for unknown ones) and status",
-            Family::<RequestLabels, Counter>::default(),
         );
         // 0.25 ms to about 8 s: the page's requests are answered in
         // milliseconds; an event stream counts until its first state.
@@ -56,40 +53,30 @@ impl Metrics {
             "Event streams (open pages) at the moment",
             Gauge::default(),
         );
-        let searches_started = registry.add(
-            "serve_searches_started",
-            "Engine searches started (moves and analysis)",
-            Counter::default(),
-        );
-        let searches_finished = registry.add(
-            "serve_searches_finished",
-            "Engine searches that ended with a move or a stop",
-            Counter::default(),
-        );
-        let searches_failed = registry.add(
-            "serve_searches_failed",
-            "Engine searches that failed (a crash, a fault, no answer in time)",
-            Counter::default(),
+        let searches = Searches::register(
+            &mut registry,
+            "serve",
+            SearchHelp {
+                started: "Engine searches started (moves and analysis)",
+                finished: "Engine searches that ended with a move or a stop",
+                failed: "Engine searches that failed (a crash, a fault, no answer in time)",
+            },
         );
         Metrics {
             registry,
             requests,
             latency,
             streams,
-            searches_started,
-            searches_finished,
-            searches_failed,
+            searches,
         }
     }
 
     pub fn request(&self, method: &str, path: &str, status: u16, took: Duration) {
-        self.requests
-            .get_or_create(&RequestLabels {
-                method: method.to_string(),
-                path: path.to_string(),
-                status,
-            })
-            .inc();
+        self.requests.count(&RequestLabels {
+            method: method.to_string(),
+            path: path.to_string(),
+            status,
+        });
         self.latency.observe(took.as_secs_f64());
     }
 
@@ -102,14 +89,14 @@ impl Metrics {
     }
 
     pub fn search_started(&self) {
-        self.searches_started.inc();
+        self.searches.started();
     }
 
     pub fn search_ended(&self, failed: bool) {
         if failed {
-            self.searches_failed.inc();
+            self.searches.failed();
         } else {
-            self.searches_finished.inc();
+            self.searches.finished();
         }
     }
 

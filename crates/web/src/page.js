@@ -308,7 +308,12 @@ $('move-form').addEventListener('submit', (event) => {
 $('fen-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const fen = $('fen-input').value.trim();
-  if (fen) post('/api/fen', { fen }, 'fen-message').then((s) => { if (s) $('fen-input').value = ''; });
+  const moves = $('fen-moves').value.trim();
+  if (fen) {
+    post('/api/fen', moves ? { fen, moves } : { fen }, 'fen-message').then((s) => {
+      if (s) $('fen-input').value = $('fen-moves').value = '';
+    });
+  }
 });
 $('copy-fen').addEventListener('click', () => copy(state.fen, 'FEN'));
 document.addEventListener('keydown', (event) => {

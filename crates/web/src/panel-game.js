@@ -115,7 +115,12 @@ async function openFile() {
   const file = input.files && input.files[0];
   if (!file) return;
   input.value = '';
-  // A file is a Mixtour game; keep the form's Mixtour variant if chosen.
+  // A game record: its first game, shown at its end.
+  if (/\.(pgn|jsonl|json|txt)$/i.test(file.name)) {
+    post('/api/load', { text: await file.text(), name: file.name }, 'open-message');
+    return;
+  }
+  // A StackAndConquer file is a Mixtour game; keep the form's Mixtour variant if chosen.
   const extra = { file: { name: file.name, base64: base64Of(await file.arrayBuffer()) } };
   const req = request(extra);
   if (familyOf(req.variant) !== 'mixtour') delete req.variant;

@@ -107,7 +107,7 @@ export let engineFault = '';
 // Where a message goes: beside the control it is about. 'message' is under
 // the Move box and the buttons above it (moves, take back, navigation);
 // the Load-FEN box, the New-game form and the file picker have their own.
-export const SLOTS = ['message', 'fen-message', 'new-message', 'open-message'];
+export const SLOTS = ['message', 'fen-message', 'new-message', 'open-message', 'review-message'];
 
 // Shows `message` in `slot` (one of SLOTS) and clears the others: one
 // message at a time, next to the control that caused it.

@@ -199,3 +199,79 @@ fn parameter_files_and_option_lines() {
         ]
     );
 }
+
+/// A fake engine with a MockSpinA option that plays the first legal move
+/// of the position it was given; with `works` false, one that exits when
+/// greeted.
+fn fake_engine(works: bool) -> Box<dyn stackfish_client::transport::Transport> {
+    use stackfish_client::transport::FakeTransport;
+    use stackfish_games::variants::new_game;
+    let mut pos = new_game("mixtour").expect("mixtour");
+    Box::new(FakeTransport::new(move |line: &str| {
+        let out: Vec<&str> = match line {
+            "ugi" if !works => return None,
+            "ugi" => vec![
+                "option name MockSpinA type spin default 5 min 0 max 10",
+                "ugiok",
+            ],
+            "isready" => vec!["readyok"],
+            _ if line.starts_with("position startpos") => {
+                pos = new_game("mixtour").expect("mixtour");
+                for m in line.split_whitespace().skip(3) {
+                    pos.play_text(m).expect("a legal move");
+                }
+                vec![]
+            }
+            _ if line.starts_with("go") => {
+                return Some(vec![format!("bestmove {}", pos.legal_moves()[0])])
+            }
+            _ => vec![],
+        };
+        Some(out.into_iter().map(String::from).collect())
+    }))
+}
+
+#[test]
+fn an_engine_that_fails_its_handshake_forfeits_the_game_and_the_run_goes_on() {
+    // Issue 41: the match runner forfeited such a game, the tuner stopped
+    // the whole run. Start 1 is the check before any game, start 2 fails
+    // (theta+ plays first and forfeits), starts 3 and 4 play the return game.
+    let starts = std::sync::atomic::AtomicU32::new(0);
+    let spawn = |_: &EngineSpec| {
+        let n = starts.fetch_add(1, Ordering::SeqCst) + 1;
+        Ok(fake_engine(n != 2))
+    };
+    let dir = std::env::temp_dir().join(format!("arena-tune-forfeit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cfg = TuneConfig {
+        engine: EngineSpec {
+            name: "fake".into(),
+            cmd: "fake".into(),
+            depth: Some(1),
+            ..EngineSpec::default()
+        },
+        game: "mixtour".into(),
+        params: vec![param("MockSpinA", 5.0, 0.0, 10.0, 1.0, 0.002)],
+        schedule: Schedule::new(1),
+        rounding: Rounding::Nearest,
+        pairs: 1,
+        seed: 1,
+        concurrency: 1,
+        openings: None,
+        max_plies: 6,
+        timeouts: Timeouts::default(),
+        trace: dir.join("trace.jsonl"),
+        resume: false,
+        report_every: 0,
+    };
+    let mut out = Vec::new();
+    let outcome = run_tune(&cfg, &mut out, &spawn).expect("the run goes on");
+    assert_eq!(outcome.iterations_done, 1);
+    assert_eq!(starts.load(Ordering::SeqCst), 4);
+    let trace = std::fs::read_to_string(&cfg.trace).unwrap();
+    let line: serde_json::Value =
+        serde_json::from_str(trace.lines().nth(1).expect("the iteration's line")).unwrap();
+    // theta+ lost the forfeit and drew the return game at the ply limit.
+    assert_eq!(line["result"], -1.0, "{trace}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -2,7 +2,7 @@
 //! offered, the position as StackAndConquer files.
 
 use super::super::files::{self, BoardsView, Export};
-use super::{lock, App, Player};
+use super::{lock, App, Player, State};
 use crate::error::ApiError;
 use stackfish_engine::protocol::Score;
 use stackfish_games::Outcome;
@@ -28,11 +28,22 @@ impl App {
     /// The game record up to the position shown, in the arena's format.
     pub fn record(&self) -> String {
         let st = lock(&self.state);
-        let name = |p: &Option<Player>| p.as_ref().map_or("Human".to_string(), Player::name);
         let outcome = st.game.outcome();
-        let moves = st
-            .game
-            .moves()
+        self.game_record(&st, st.game.moves(), Some(outcome))
+            .pgn_at("stackfish serve")
+    }
+
+    /// The record of the game from its start with `moves` (the line's,
+    /// from its first), each with what its engine said; `outcome`: how the
+    /// last position stands, if known (else unterminated).
+    pub(super) fn game_record(
+        &self,
+        st: &State,
+        moves: Vec<String>,
+        outcome: Option<Outcome>,
+    ) -> GameRecord {
+        let name = |p: &Option<Player>| p.as_ref().map_or("Human".to_string(), Player::name);
+        let moves = moves
             .into_iter()
             .enumerate()
             .map(|(i, mv)| {
@@ -54,9 +65,10 @@ impl App {
                 }
             })
             .collect();
-        let record = GameRecord {
-            game: u32::try_from(st.round).unwrap_or(u32::MAX),
-            round: Some(u32::try_from(st.round).unwrap_or(u32::MAX)),
+        let round = u32::try_from(st.round).unwrap_or(u32::MAX);
+        GameRecord {
+            game: round,
+            round: Some(round),
             opening: Some(0),
             event: "stackfish web game".to_string(),
             date: Some(st.date.clone()),
@@ -65,16 +77,18 @@ impl App {
             player2: name(&st.players[1]),
             fen: Some(st.game.start_fen()),
             moves,
-            result: outcome.result().map_or("*", |r| r.pgn()).to_string(),
+            result: outcome
+                .and_then(|o| o.result())
+                .map_or("*", |r| r.pgn())
+                .to_string(),
             termination: match outcome {
-                Outcome::Over { reason, .. } => reason.to_string(),
-                Outcome::Ongoing => "unterminated".to_string(),
+                Some(Outcome::Over { reason, .. }) => reason.to_string(),
+                _ => "unterminated".to_string(),
             },
             time_control: Some(String::new()),
             duration_ms: Some(0),
             nodes: None,
             seed: None,
-        };
-        record.pgn_at("stackfish serve")
+        }
     }
 }

@@ -5,10 +5,13 @@ use std::sync::Arc;
 
 use super::super::files;
 use super::super::view::*;
+use super::review::Loaded;
 use super::{lock, new_game_of, play_checked, App, Player, Role, Search, State, DEFAULT_VARIANT};
 use super::{MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS};
 use crate::error::ApiError;
 use stackfish_engine::MAX_LEVEL;
+use stackfish_record::RecordReader;
+use stackfish_review::ReviewGame;
 use stackfish_search as search;
 
 impl App {
@@ -131,6 +134,8 @@ impl App {
         st.round += 1;
         st.date = self.today();
         st.reset_line();
+        st.loaded = None;
+        self.new_line(&mut st);
         self.bump(&mut st);
         self.next_search(&mut st, true)?;
         Ok(self.view(&st))
@@ -185,12 +190,16 @@ impl App {
         for mv in &moves {
             canonical.push(play_checked(trial.as_mut(), mv)?);
         }
-        self.cancel_search(&mut st);
+        // A review goes on while the moves only step along its line.
+        if !st.running(Role::Review) {
+            self.cancel_search(&mut st);
+        }
         for mv in canonical {
             if st.game.play_text(&mv).is_ok() {
                 st.push_move(mv, None);
             }
         }
+        self.line_changed(&mut st, "a move changed the game");
         st.engine_error = None;
         st.reports[0] = None;
         st.reports[1] = None;
@@ -245,7 +254,10 @@ impl App {
     }
 
     pub(super) fn seek_to(self: &Arc<Self>, st: &mut State, ply: usize) -> Result<(), ApiError> {
-        self.cancel_search(st);
+        // A review searches the whole line, whatever is shown.
+        if !st.running(Role::Review) {
+            self.cancel_search(st);
+        }
         st.seek(ply);
         st.reports = Default::default();
         st.last_best = None;
@@ -264,12 +276,72 @@ impl App {
         let mut game = new_game_of(&variant)?;
         game.set_fen(req.fen.trim())
             .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+        let moves = req.moves.as_deref().unwrap_or("");
+        for (i, mv) in moves.split_whitespace().enumerate() {
+            play_checked(game.as_mut(), mv).map_err(|e| ApiError {
+                message: format!("move {} of the moves, {mv}: {}", i + 1, e.message),
+                ..e
+            })?;
+        }
         let mut st = lock(&self.state);
         self.cancel_search(&mut st);
         st.game = game;
         st.round += 1;
         st.date = self.today();
         st.reset_line();
+        st.loaded = None;
+        self.new_line(&mut st);
+        self.bump(&mut st);
+        self.next_search(&mut st, false)?;
+        Ok(self.view(&st))
+    }
+
+    /// Loads the first game of a record (`POST /api/load`: the board's
+    /// download, the arena's PGN or JSONL, an annotated game): its start
+    /// and its moves up to the first one the rules refuse, shown at its
+    /// end; an engine waits for `go` or the player's move.
+    pub fn load_record(self: &Arc<Self>, req: LoadRequest) -> Result<StateView, ApiError> {
+        let name = match req.name.as_deref().map(str::trim) {
+            Some(n) if !n.is_empty() => n.to_string(),
+            _ => "the record".to_string(),
+        };
+        if req.text.len() > files::MAX_FILE_BYTES {
+            return Err(ApiError::new(
+                413,
+                format!(
+                    "{name} is {} bytes; the board takes files up to {} bytes",
+                    req.text.len(),
+                    files::MAX_FILE_BYTES
+                ),
+            ));
+        }
+        let refused = |e: &dyn std::fmt::Display| ApiError::unprocessable(format!("{name}: {e}"));
+        let item = RecordReader::new(req.text.as_bytes())
+            .next()
+            .ok_or_else(|| refused(&"no game in it"))?;
+        let parsed = item.parse().map_err(|e| refused(&e))?;
+        let replayed = ReviewGame::from_record(&parsed.record, None).map_err(|e| refused(&e))?;
+        let mut game = new_game_of(replayed.variant)?;
+        if game.start_fen() != replayed.start_fen {
+            game.set_fen(&replayed.start_fen).map_err(|e| refused(&e))?;
+        }
+        for mv in &replayed.moves {
+            // Replayed by the same rules a moment ago.
+            game.play_text(mv).map_err(|e| refused(&e))?;
+        }
+        let mut st = lock(&self.state);
+        self.cancel_search(&mut st);
+        st.game = game;
+        st.round += 1;
+        st.date = self.today();
+        st.reset_line();
+        st.loaded = Some(Loaded {
+            name,
+            start_fen: st.game.start_fen(),
+            record: replayed.record,
+            stopped: replayed.stopped,
+        });
+        self.new_line(&mut st);
         self.bump(&mut st);
         self.next_search(&mut st, false)?;
         Ok(self.view(&st))

@@ -3,12 +3,14 @@
 //! running for one of them, and the state view the page reads.
 //!
 //! The seams are modules: `line` (new games, moves, the cursor, loaded
-//! positions), `search` (engine play, analysis, what comes back of a
-//! search), `exports` (the record and the StackAndConquer files), `view`
+//! positions and records), `search` (engine play, analysis, what comes
+//! back of a search), `review` (the whole game reviewed, one position at a
+//! time), `exports` (the record and the StackAndConquer files), `view`
 //! (what the page reads).
 //!
 //! One search runs at a time: a player's engine when it is that player's
-//! turn, else the analysis engine when analysis is on. Requests never wait
+//! turn, else the review's while one runs, else the analysis engine when
+//! analysis is on. Requests never wait
 //! for a search: the host runs it (`crate::host`), a search is cancelled
 //! by a stop and a stale search id, and what a stale search sends back is
 //! dropped.
@@ -29,8 +31,12 @@ use stackfish_record::date_at;
 
 mod exports;
 mod line;
+mod review;
 mod search;
 mod view;
+
+use review::{Loaded, ReviewSlot};
+pub use review::{DEFAULT_REVIEW_NODES, MAX_REVIEW_NODES, MIN_REVIEW_NODES};
 
 pub const DEFAULT_VARIANT: &str = "mixtour";
 pub const DEFAULT_MOVE_TIME_MS: u64 = 1_000;
@@ -84,18 +90,22 @@ impl Player {
     }
 }
 
-/// What a search is for: a player's move, or the analysis.
+/// What a search is for: a player's move, the analysis, or one position
+/// of a review.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Role {
     Player(Side),
     Analysis,
+    Review,
 }
 
 impl Role {
+    /// The host's engine for it: the review runs on the analysis's, which
+    /// waits while a review runs.
     fn slot(self) -> usize {
         match self {
             Role::Player(side) => side.index(),
-            Role::Analysis => 2,
+            Role::Analysis | Role::Review => 2,
         }
     }
 }
@@ -143,6 +153,10 @@ struct State {
     /// The latest search's best line, for the compatible `analysis` field.
     last_best: Option<AnalysisView>,
     engine_error: Option<String>,
+    /// The review of the line, running or done, or why it was dropped.
+    review: ReviewSlot,
+    /// The record the line was loaded from, while the line is still its.
+    loaded: Option<Loaded>,
     /// Bumped when a search starts or is cancelled: what a search whose id
     /// is stale sends back must not touch the game.
     generation: u64,
@@ -195,6 +209,18 @@ impl State {
 
     fn total(&self) -> usize {
         self.ply() + self.future.len()
+    }
+
+    /// Every move of the line, up to the position shown and after it.
+    fn line(&self) -> Vec<String> {
+        let mut line = self.game.moves();
+        line.extend(self.future.iter().rev().cloned());
+        line
+    }
+
+    /// Whether `search` is the one running and has `role`.
+    fn running(&self, role: Role) -> bool {
+        self.search.as_ref().is_some_and(|s| s.role == role)
     }
 
     /// A new line from the game's start: no future, no notes, no reports.
@@ -285,6 +311,8 @@ impl App {
             reports: Default::default(),
             last_best: None,
             engine_error: None,
+            review: ReviewSlot::None,
+            loaded: None,
             generation: 0,
             version: 0,
             round: 1,

@@ -10,7 +10,7 @@ use super::super::view::*;
 use super::{lock, App, Note, Player, Role, Search, State, MAX_ANALYSIS_LINES};
 use crate::error::ApiError;
 use crate::BUILTIN;
-use stackfish_games::Outcome;
+use stackfish_games::{Outcome, Side};
 
 impl App {
     /// The engine moves now for the side to move: that side's engine, or
@@ -34,7 +34,11 @@ impl App {
             .engine_to_move()
             .cloned()
             .unwrap_or_else(|| st.default_player.clone());
+        let reviewing = st.running(Role::Review);
         self.cancel_search(&mut st);
+        if reviewing {
+            self.review_cancelled_by(&mut st, "cancelled: the engine was asked to move");
+        }
         self.start_search(&mut st, Role::Player(side), &player, 1)?;
         Ok(self.view(&st))
     }
@@ -90,10 +94,12 @@ impl App {
             )));
         }
         st.analysis = Some(AnalysisModeView { engine, multipv });
+        // A player's engine and a review keep the engine; the analysis
+        // starts after them.
         if !matches!(
             st.search,
             Some(Search {
-                role: Role::Player(_),
+                role: Role::Player(_) | Role::Review,
                 ..
             })
         ) {
@@ -122,7 +128,9 @@ impl App {
         st.generation += 1;
         if let Some(search) = st.search.take() {
             self.host.stop(search.id);
-            if let Some(r) = st.reports[search.role.slot()].as_mut() {
+            if search.role == Role::Review {
+                self.review_cancelled(st);
+            } else if let Some(r) = st.reports[search.role.slot()].as_mut() {
                 r.running = false;
             }
             self.bump(st);
@@ -174,24 +182,18 @@ impl App {
             round: st.round,
             limit: match role {
                 Role::Analysis => JobLimit::Infinite,
-                Role::Player(_) => JobLimit::Move {
+                Role::Player(_) | Role::Review => JobLimit::Move {
                     movetime_ms: player.movetime_ms,
                     depth: player.depth,
                 },
             },
             level: player.level,
             multipv,
+            fresh: false,
+            tables: false,
         };
-        st.generation += 1;
-        let id = st.generation;
         let (ply, side) = (st.ply(), st.game.side_to_move());
-        let order = SearchOrder {
-            search: id,
-            slot: role.slot(),
-            engine: player.engine.clone(),
-            job,
-        };
-        self.host.start(self, order)?;
+        self.launch(st, role, player, job, ply, side)?;
         st.reports[role.slot()] = Some(ReportView {
             engine: player.engine.clone(),
             ply,
@@ -199,6 +201,30 @@ impl App {
             running: true,
             lines: Vec::new(),
         });
+        Ok(())
+    }
+
+    /// Orders `job` of `role` from the host, `player`'s engine searching
+    /// the position after `ply` moves of the line with `side` to move. The
+    /// caller holds `state` and has cancelled any other search.
+    pub(super) fn launch(
+        self: &Arc<Self>,
+        st: &mut State,
+        role: Role,
+        player: &Player,
+        job: Job,
+        ply: usize,
+        side: Side,
+    ) -> Result<(), ApiError> {
+        st.generation += 1;
+        let id = st.generation;
+        let order = SearchOrder {
+            search: id,
+            slot: role.slot(),
+            engine: player.engine.clone(),
+            job,
+        };
+        self.host.start(self, order)?;
         st.search = Some(Search {
             id,
             role,
@@ -223,9 +249,17 @@ impl App {
     /// One line of search `search`'s report, as it comes.
     pub fn report(&self, search: u64, report: Report) {
         let mut st = lock(&self.state);
-        let Some(running) = st.search.as_ref().filter(|s| s.id == search) else {
+        let Some(running) = st.search.as_mut().filter(|s| s.id == search) else {
             return;
         };
+        if running.role == Role::Review {
+            // A review keeps its position's last best line; the page sees
+            // its progress, not each line.
+            if report.multipv == 1 {
+                running.last = Some(report);
+            }
+            return;
+        }
         let (slot, ply, side) = (running.role.slot(), running.ply, running.side);
         self.take_report(&mut st, slot, ply, side, &report);
         if report.multipv == 1 {
@@ -256,6 +290,10 @@ impl App {
         let Some(done) = st.search.take() else {
             return;
         };
+        if done.role == Role::Review {
+            self.review_searched(&mut st, done, result);
+            return;
+        }
         let slot = done.role.slot();
         if let Some(r) = st.reports[slot].as_mut() {
             r.running = false;
@@ -283,6 +321,7 @@ impl App {
                         ms: elapsed.max(0.0) as u64,
                     };
                     st.push_move(canonical, Some(note));
+                    self.line_changed(&mut st, "the engine's move changed the game");
                     // The engine's score of its move is its view of the
                     // position it leads to, until something looks closer.
                     if let (Some(r), Some(slot)) = (&last, st.evals.get_mut(ply + 1)) {

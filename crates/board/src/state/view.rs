@@ -30,6 +30,13 @@ impl App {
             (false, false) => "none",
         };
         let [r1, r2, ra] = st.reports.clone();
+        let mut evals = st.evals.clone();
+        let mut marks = eval::marks(
+            &st.evals,
+            &(0..st.total()).map(|i| st.side_at(i)).collect::<Vec<_>>(),
+            st.game.variant_name(),
+        );
+        self.with_review(st, &mut evals, &mut marks);
         StateView {
             version: st.version,
             variant: st.game.variant_name(),
@@ -88,12 +95,10 @@ impl App {
                 p2: r2,
                 analysis: ra,
             },
-            evals: st.evals.clone(),
-            marks: eval::marks(
-                &st.evals,
-                &(0..st.total()).map(|i| st.side_at(i)).collect::<Vec<_>>(),
-                st.game.variant_name(),
-            ),
+            evals,
+            marks,
+            review: self.review_view(st),
+            loaded: st.loaded.as_ref().map(|l| l.view()),
             engine_error: st.engine_error.clone(),
             board: board_view(st.game.variant_name()),
             table: self.explore(st),

@@ -24,8 +24,10 @@ pub const FEATURES: usize = 11;
 /// Nearest-knight distances with a term of their own (`attack_1` ..).
 pub const ATTACK_DISTANCES: usize = 7;
 /// The weights of `NAMES`, centi-units: fitted by `stackfish tune --game
-/// castle` (docs/development.md, "Tuning the evaluation").
-pub const WEIGHTS: [i32; FEATURES] = [38, 49, 3, 392, 12, -98, -163, -63, -48, -254, 13];
+/// castle` (docs/development.md, "Tuning the evaluation"); zero where
+/// `STACKFISH_ABLATE` names them.
+pub const WEIGHTS: [i32; FEATURES] =
+    crate::ablate::named(&NAMES, [38, 49, 3, 392, 12, -98, -163, -63, -48, -254, 13]);
 /// Having the move.
 pub const TEMPO: i32 = WEIGHTS[0];
 pub const DEFENCE_RADIUS: usize = 4;

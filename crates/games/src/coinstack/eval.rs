@@ -134,22 +134,3 @@ pub fn linear(pos: &CoinStack) -> i32 {
         .map(|(f, w)| f * w)
         .sum()
 }
-
-/// The network's evaluation where it applies (Focus), the weighted
-/// features elsewhere.
-#[inline(always)]
-pub fn evaluate(pos: &CoinStack) -> i32 {
-    match super::nnue::evaluate(pos) {
-        Some(v) => v,
-        None => linear(pos),
-    }
-}
-
-/// `evaluate` from the network's sums kept for `pos` by the search.
-#[inline]
-pub fn evaluate_with(pos: &CoinStack, acc: &super::nnue::Accumulator) -> i32 {
-    match super::nnue::evaluate_with(pos, acc) {
-        Some(v) => v,
-        None => linear(pos),
-    }
-}

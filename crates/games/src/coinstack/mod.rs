@@ -613,7 +613,7 @@ impl Game for CoinStack {
     }
 
     fn evaluate(&self) -> i32 {
-        crate::cpu::fast!(eval::evaluate(self))
+        crate::cpu::fast!(nnue::evaluate(self))
     }
 
     type Eval = nnue::Accumulator;
@@ -635,7 +635,7 @@ impl Game for CoinStack {
 
     #[inline]
     fn evaluate_with(&self, state: &nnue::Accumulator) -> i32 {
-        crate::cpu::fast!(eval::evaluate_with(self, state))
+        crate::cpu::fast!(nnue::evaluate_with(self, state))
     }
 
     /// A move or drop that makes the destination higher than five trims it,

@@ -1,6 +1,6 @@
 //! The learned evaluation of Focus: one hidden layer over sparse inputs
 //! plus the linear terms of `eval` with weights of their own, in the
-//! network format every game shares (`crate::nnue`). Trained by `stackfish
+//! network format every game shares (`stackfish_nnue`). Trained by `stackfish
 //! train` on Focus records; the one that passed its gate ships in
 //! `net-focus.bin` next to this file (`BUILT_IN`), and any other is
 //! played through `STACKFISH_NET`. Coin Stack (the diagonal game) keeps
@@ -24,13 +24,13 @@ use std::sync::OnceLock;
 
 #[cfg(test)]
 use super::eval::features;
-use super::eval::{FEATURES, NAMES};
+use super::eval::{linear, FEATURES, NAMES};
 use super::tables::{BOARD, REACH, SIZE};
 use super::{CoinStack, CoinStackVariant, Move, MoveKind, Stack, COINS};
-use crate::nnue::{Layout, QA, QB};
-use crate::{simd, Game, Side};
+use crate::{Game, Side};
+use stackfish_nnue::{simd, Layout, QA, QB};
 
-pub use crate::nnue::{Accumulator, NetworkError};
+pub use stackfish_nnue::{Accumulator, NetworkError};
 
 /// The squares of the board.
 pub const CELLS: usize = 52;
@@ -92,13 +92,13 @@ impl Layout for FocusNet {
 }
 
 /// The quantized Focus network.
-pub type Network = crate::nnue::Network<FocusNet>;
+pub type Network = stackfish_nnue::Network<FocusNet>;
 
 /// The network compiled in: `net-focus.bin` (tools/train/README.md says
 /// how it was made, tournaments/log.md what it gained).
 const BUILT_IN: [&[u8]; 1] = [include_bytes!("net-focus.bin")];
 
-static NETWORKS: crate::nnue::Networks<FocusNet> = crate::nnue::Networks::new(&BUILT_IN);
+static NETWORKS: stackfish_nnue::Networks<FocusNet> = stackfish_nnue::Networks::new(&BUILT_IN);
 
 /// The network Focus is evaluated by: the one `install`ed, else the
 /// built-in one.
@@ -270,9 +270,7 @@ impl Paired {
     fn refresh(&self, pos: &CoinStack, acc: &mut Accumulator) {
         let mut active = [0u16; MAX_ACTIVE];
         let n = inputs(pos, Side::P1, &mut active);
-        acc.sums.resize(self.width, 0);
-        self.sums(&active[..n], &mut acc.sums);
-        acc.valid = true;
+        self.sums(&active[..n], acc.write(self.width));
     }
 
     /// The sums of the inputs `active` (from player 1's view) into `sums`.
@@ -289,7 +287,7 @@ impl Paired {
     fn evaluate(&self, pos: &CoinStack) -> i32 {
         let mut active = [0u16; MAX_ACTIVE];
         let n = inputs(pos, Side::P1, &mut active);
-        let mut sums = [0i16; 2 * crate::nnue::MAX_HIDDEN + simd::LANES];
+        let mut sums = [0i16; 2 * stackfish_nnue::MAX_HIDDEN + simd::LANES];
         let sums = &mut sums[..self.width];
         self.sums(&active[..n], sums);
         self.value(sums, pos.side_to_move())
@@ -346,14 +344,12 @@ impl Paired {
             rows.sub(self.row(count_input(CAPTURE_INPUTS, Side::P1, mover, was)));
             rows.add(self.row(count_input(CAPTURE_INPUTS, Side::P1, mover, is)));
         }
-        out.sums.resize(self.width, 0);
         simd::update(
-            &mut out.sums,
-            &acc.sums,
+            out.write(self.width),
+            acc.sums(),
             &rows.adds[..rows.ons],
             &rows.subs[..rows.offs],
         );
-        out.valid = true;
     }
 }
 
@@ -468,8 +464,28 @@ pub fn linear_part(weights: &[i32]) -> Vec<i64> {
         .collect()
 }
 
+/// The evaluation of `pos` (`Game::evaluate`): the network's where it
+/// applies (Focus), the weighted features (`eval::linear`) elsewhere.
+#[inline(always)]
+pub fn evaluate(pos: &CoinStack) -> i32 {
+    match network_value(pos) {
+        Some(v) => v,
+        None => linear(pos),
+    }
+}
+
+/// `evaluate` from the network's sums kept for `pos` by the search
+/// (`Game::evaluate_with`).
+#[inline]
+pub fn evaluate_with(pos: &CoinStack, acc: &Accumulator) -> i32 {
+    match network_value_with(pos, acc) {
+        Some(v) => v,
+        None => linear(pos),
+    }
+}
+
 /// The network's evaluation of `pos`, if a network evaluates it.
-pub fn evaluate(pos: &CoinStack) -> Option<i32> {
+pub fn network_value(pos: &CoinStack) -> Option<i32> {
     Some(paired_of(pos)?.evaluate(pos))
 }
 
@@ -500,11 +516,11 @@ pub fn update(
 /// The network's evaluation of `pos` from `acc`, kept for it by `refresh`
 /// and `update`; `None` where no network evaluates `pos`.
 #[inline]
-pub fn evaluate_with(pos: &CoinStack, acc: &Accumulator) -> Option<i32> {
+pub fn network_value_with(pos: &CoinStack, acc: &Accumulator) -> Option<i32> {
     if !acc.is_valid() {
         return None;
     }
-    Some(paired_of(pos)?.value(&acc.sums, pos.side_to_move()))
+    Some(paired_of(pos)?.value(acc.sums(), pos.side_to_move()))
 }
 
 /// The input `input` of a position seen through symmetry `sym` (0..8) of
@@ -571,7 +587,7 @@ mod tests {
                 let n = super::active(child, &mut active);
                 let reference = net.evaluate(&active[..n], &features(child));
                 assert_eq!(
-                    paired.value(&kept.sums, child.side_to_move()),
+                    paired.value(kept.sums(), child.side_to_move()),
                     reference,
                     "{child:?}"
                 );
@@ -705,7 +721,7 @@ mod tests {
         let net = made_up(1);
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes(&bytes), Ok(net));
-        assert_eq!(crate::nnue::game_of(&bytes).as_deref(), Some("focus"));
+        assert_eq!(stackfish_nnue::game_of(&bytes).as_deref(), Some("focus"));
         let mut other = bytes.clone();
         other[18] = 2;
         assert!(matches!(

@@ -3,7 +3,7 @@
 //! from a fixed seed.
 
 use super::Move;
-use crate::zobrist::splitmix64;
+use crate::zobrist::KeyStream;
 
 /// Squares are `rank * 8 + file`, files a..h = 0..7, ranks 1..8 = 0..7.
 pub const SIZE: usize = 8;
@@ -149,37 +149,10 @@ pub struct Keys {
 pub static KEYS: Keys = build_keys();
 
 const fn build_keys() -> Keys {
-    let mut state = 0x434F_494E_5354_4B53; // "COINSTKS"
-    let mut stack = [[0u64; STACK_CODES]; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut code = 2;
-        while code < STACK_CODES {
-            let (s, k) = splitmix64(state);
-            state = s;
-            stack[sq][code] = k;
-            code += 1;
-        }
-        sq += 1;
-    }
-    let (s, side) = splitmix64(state);
-    state = s;
-    let mut reserve = [[0u64; COUNTS]; 2];
-    let mut captured = [[0u64; COUNTS]; 2];
-    let mut p = 0;
-    while p < 2 {
-        let mut n = 0;
-        while n < COUNTS {
-            let (s, k) = splitmix64(state);
-            state = s;
-            reserve[p][n] = k;
-            let (s, k) = splitmix64(state);
-            state = s;
-            captured[p][n] = k;
-            n += 1;
-        }
-        p += 1;
-    }
+    let mut keys = KeyStream::new(0x434F_494E_5354_4B53); // "COINSTKS"
+    let stack = keys.stacks::<SQUARES, STACK_CODES>();
+    let side = keys.next();
+    let (reserve, captured) = keys.count_pairs::<COUNTS>();
     Keys {
         stack,
         side,

@@ -13,7 +13,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Shl, Shr};
 
 use super::tables::{self as standard, DIRECTIONS};
 use super::Stack;
-use crate::zobrist::splitmix64;
+use crate::zobrist::{splitmix64, KeyStream};
 
 /// A set of cells as bits, for the two widths the boards use.
 pub trait Bits:
@@ -653,18 +653,5 @@ const fn build_grid_lines() -> GridLines {
 static GRID_KEYS: [[u64; standard::STACK_CODES]; GRID_CELLS] = build_grid_keys();
 
 const fn build_grid_keys() -> [[u64; standard::STACK_CODES]; GRID_CELLS] {
-    let mut state = 0x4752_4944_4B45_5953; // "GRIDKEYS"
-    let mut keys = [[0u64; standard::STACK_CODES]; GRID_CELLS];
-    let mut cell = 0;
-    while cell < GRID_CELLS {
-        let mut code = 2;
-        while code < standard::STACK_CODES {
-            let (s, k) = splitmix64(state);
-            state = s;
-            keys[cell][code] = k;
-            code += 1;
-        }
-        cell += 1;
-    }
-    keys
+    KeyStream::new(0x4752_4944_4B45_5953).stacks() // "GRIDKEYS"
 }

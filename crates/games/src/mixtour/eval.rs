@@ -1,7 +1,8 @@
 //! Static evaluation of a Mixtour position, from the side to move's view:
 //! a weighted sum of named features, so `stackfish tune` can fit the weights
 //! to game results (Texel's method) and this file stays the one place that
-//! says what the engine values.
+//! says what the engine values. The network (`nnue`) weighs these
+//! features too, with weights of its own, and falls back to `linear`.
 
 use super::board::{Bits, Board};
 use super::Position;
@@ -71,27 +72,6 @@ pub fn features<B: Board>(pos: &Position<B>) -> [i32; FEATURES] {
     f[11] = (pos.tops(us) & tall & theirs.targets).count() as i32
         - (pos.tops(them) & tall & ours.targets).count() as i32;
     f
-}
-
-/// The network's evaluation where it applies (the standard game) and no
-/// term is ablated; the weighted features elsewhere.
-#[inline(always)]
-pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
-    if ablate::ABLATED.is_none() {
-        if let Some(v) = super::nnue::evaluate(pos) {
-            return v;
-        }
-    }
-    linear(pos)
-}
-
-/// `evaluate` from the network's sums kept for `pos` by the search.
-#[inline]
-pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &super::nnue::Accumulator) -> i32 {
-    match super::nnue::evaluate_with(pos, acc) {
-        Some(v) => v,
-        None => evaluate(pos),
-    }
 }
 
 /// The weighted sum of the features.
@@ -179,6 +159,7 @@ mod tests {
 
     #[test]
     fn an_opponent_tower_threat_lowers_the_evaluation() {
+        use crate::mixtour::nnue::evaluate;
         let quiet = pos("x5/x5/x5/x3,1,x/222,2,x3 1 5,5 0,0 1 -");
         let threat = pos("x5/x5/x5/x3,1,x/2222,2,x3 1 5,4 0,0 1 -");
         assert_eq!(features(&threat)[8], 1);

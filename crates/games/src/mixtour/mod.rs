@@ -728,7 +728,7 @@ impl<B: Board> Game for Position<B> {
     }
 
     fn evaluate(&self) -> i32 {
-        crate::cpu::fast!(eval::evaluate(self))
+        crate::cpu::fast!(nnue::evaluate(self))
     }
 
     type Eval = nnue::Accumulator;
@@ -750,7 +750,7 @@ impl<B: Board> Game for Position<B> {
 
     #[inline]
     fn evaluate_with(&self, state: &nnue::Accumulator) -> i32 {
-        eval::evaluate_with(self, state)
+        nnue::evaluate_with(self, state)
     }
 
     #[inline(always)]

@@ -20,11 +20,11 @@
 //! whose sums could leave that range, so they are exact.
 //!
 //! The file format, the integer forward pass, the accumulator kernels and
-//! the list of networks played are every game's (`crate::nnue`); this
+//! the list of networks played are every game's (`stackfish_nnue`); this
 //! module says what the Mixtour inputs are.
 
 use super::board::{Bits, Board};
-use super::eval::{features, FEATURES};
+use super::eval::{features, linear, FEATURES};
 use super::{MoveKind, Position, Stack};
 use crate::{Game, Side};
 
@@ -49,13 +49,13 @@ pub const MAX_ACTIVE: usize = CELLS + 2 + 3;
 /// header's scope byte, its goals field).
 pub const GOALS: u8 = 0b111;
 
-pub use crate::nnue::{Accumulator, NetworkError, HEADER_BYTES, MAX_HIDDEN, QA, QB, VERSION};
+pub use stackfish_nnue::{Accumulator, NetworkError, HEADER_BYTES, MAX_HIDDEN, QA, QB, VERSION};
 
-/// The Mixtour network's shape in the shared format (`crate::nnue`).
+/// The Mixtour network's shape in the shared format (`stackfish_nnue`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MixtourNet;
 
-impl crate::nnue::Layout for MixtourNet {
+impl stackfish_nnue::Layout for MixtourNet {
     const GAME: &'static [u8; 8] = b"mixtour\0";
     const NAME: &'static str = "mixtour";
     const TITLE: &'static str = "Mixtour";
@@ -82,13 +82,11 @@ impl crate::nnue::Layout for MixtourNet {
 }
 
 /// The quantized Mixtour network.
-pub type Network = crate::nnue::Network<MixtourNet>;
+pub type Network = stackfish_nnue::Network<MixtourNet>;
 
-impl crate::nnue::Network<MixtourNet> {
-    /// Whether it evaluates games to `goal` points.
-    pub fn covers(&self, goal: u8) -> bool {
-        (1..=3).contains(&goal) && self.scope & (1 << (goal - 1)) != 0
-    }
+/// Whether `net` evaluates games to `goal` points.
+pub fn covers(net: &Network, goal: u8) -> bool {
+    (1..=3).contains(&goal) && net.scope & (1 << (goal - 1)) != 0
 }
 
 /// The networks compiled in (`crates/games/src/mixtour/`), each for the
@@ -97,7 +95,7 @@ impl crate::nnue::Network<MixtourNet> {
 /// made).
 const BUILT_IN: [&[u8]; 2] = [include_bytes!("net.bin"), include_bytes!("net-g23.bin")];
 
-static NETWORKS: crate::nnue::Networks<MixtourNet> = crate::nnue::Networks::new(&BUILT_IN);
+static NETWORKS: stackfish_nnue::Networks<MixtourNet> = stackfish_nnue::Networks::new(&BUILT_IN);
 
 /// The networks the evaluation uses, the first that covers a game's goal
 /// evaluating it: the one `install`ed, then the built-in ones.
@@ -114,7 +112,7 @@ pub fn network() -> Option<&'static Network> {
 /// The network that evaluates games to `goal` points, if any.
 #[inline]
 pub fn network_for(goal: u8) -> Option<&'static Network> {
-    networks().iter().find(|n| n.covers(goal))
+    networks().iter().find(|n| covers(n, goal))
 }
 
 /// Puts `net` before the built-in networks for the rest of the process,
@@ -206,8 +204,31 @@ pub fn symmetric_input(input: usize, sym: usize) -> usize {
     crate::nnue::symmetric_square(cell, 5, sym) * CODES + code
 }
 
+/// The evaluation of `pos` (`Game::evaluate`): the network's where it
+/// applies (the standard game) and no term is ablated; the weighted
+/// features (`eval::linear`) elsewhere.
+#[inline(always)]
+pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
+    if crate::ablate::ABLATED.is_none() {
+        if let Some(v) = network_value(pos) {
+            return v;
+        }
+    }
+    linear(pos)
+}
+
+/// `evaluate` from the network's sums kept for `pos` by the search
+/// (`Game::evaluate_with`).
+#[inline]
+pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> i32 {
+    match network_value_with(pos, acc) {
+        Some(v) => v,
+        None => evaluate(pos),
+    }
+}
+
 /// The network's evaluation of `pos`, if there is a network and it applies.
-pub fn evaluate<B: Board>(pos: &Position<B>) -> Option<i32> {
+pub fn network_value<B: Board>(pos: &Position<B>) -> Option<i32> {
     if !applies(pos) {
         return None;
     }
@@ -235,7 +256,7 @@ pub fn refresh<B: Board>(pos: &Position<B>, acc: &mut Accumulator) {
 
 /// `refresh` with `net`.
 fn refresh_on<B: Board>(net: &Network, pos: &Position<B>, acc: &mut Accumulator) {
-    net.refresh(acc, |view, out| inputs(pos, view, out));
+    net.refresh(acc, Side::BOTH, |view, out| inputs(pos, view, out));
 }
 
 /// `out` for `child`, which is `pos` after `mv`, from `acc` (that of
@@ -248,7 +269,7 @@ pub fn update<B: Board>(
     out: &mut Accumulator,
 ) {
     match network_for(child.goal()) {
-        Some(net) if acc.valid => update_on(net, pos, mv, child, acc, out),
+        Some(net) if acc.is_valid() => update_on(net, pos, mv, child, acc, out),
         _ => out.invalidate(),
     }
 }
@@ -269,7 +290,7 @@ fn update_on<B: Board>(
         MoveKind::Stack { from, to, .. } => [Some(from), Some(to)],
         MoveKind::Pass => [None, None],
     };
-    net.update(acc, out, |view, delta| {
+    net.update(acc, out, Side::BOTH, |view, delta| {
         for cell in cells.into_iter().flatten() {
             let (was, is) = (pos.stack(cell), child.stack(cell));
             if !was.is_empty() {
@@ -295,8 +316,8 @@ fn update_on<B: Board>(
 /// The network's evaluation of `pos` from `acc`, kept for it by `refresh`
 /// and `update`; `None` where the network does not evaluate `pos`.
 #[inline]
-pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i32> {
-    if !acc.valid {
+pub fn network_value_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i32> {
+    if !acc.is_valid() {
         return None;
     }
     let net = network_for(pos.goal())?;
@@ -306,7 +327,7 @@ pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i
 /// `evaluate_with` with `net`, from valid sums.
 #[inline]
 fn evaluate_on<B: Board>(net: &Network, pos: &Position<B>, acc: &Accumulator) -> i32 {
-    net.evaluate_kept(acc, pos.side_to_move(), &features(pos))
+    net.evaluate_kept(acc, pos.side_to_move().index(), &features(pos))
 }
 
 #[cfg(test)]
@@ -415,15 +436,9 @@ mod tests {
             Mixtour::from_fen(&MixtourVariant::STANDARD, &format!("{board} 1 -")).unwrap();
         let five =
             Mixtour::from_fen(&MixtourVariant::FIVE_POINTS, &format!("{board} 5 -")).unwrap();
-        assert_eq!(
-            evaluate(&standard),
-            Some(super::super::eval::evaluate(&standard))
-        );
-        assert_eq!(evaluate(&five), None);
-        assert_eq!(
-            super::super::eval::evaluate(&five),
-            super::super::eval::linear(&five)
-        );
+        assert_eq!(network_value(&standard), Some(evaluate(&standard)));
+        assert_eq!(network_value(&five), None);
+        assert_eq!(evaluate(&five), super::super::eval::linear(&five));
     }
 
     /// The built-in networks cover goals 1, 2 and 3, a network each, and
@@ -433,15 +448,18 @@ mod tests {
     fn the_built_in_networks_cover_one_to_three_towers() {
         let nets = networks();
         assert_eq!(nets.len(), 2);
-        assert!(nets[0].covers(1) && !nets[0].covers(2));
-        assert!(nets[1].covers(2) && nets[1].covers(3) && !nets[1].covers(1));
+        assert!(covers(&nets[0], 1) && !covers(&nets[0], 2));
+        assert!(covers(&nets[1], 2) && covers(&nets[1], 3) && !covers(&nets[1], 1));
         for goal in [2, 3] {
             let fen = |scores: &str| {
                 format!("x,1,x3/x4,22/x2,221,x2/2,2,x2,2211/11,x4 1 14,12 {scores} {goal} -")
             };
             let even = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen("0,0")).unwrap();
             let ahead = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen("1,0")).unwrap();
-            let (even, ahead) = (evaluate(&even).unwrap(), evaluate(&ahead).unwrap());
+            let (even, ahead) = (
+                network_value(&even).unwrap(),
+                network_value(&ahead).unwrap(),
+            );
             assert!(ahead > even + 50, "goal {goal}: {ahead} {even}");
         }
     }
@@ -457,7 +475,7 @@ mod tests {
             |side: u8| format!("x4,221/x,2,x3/x2,2221,x2/x3,2,x/2221,x4 {side} 17,10 0,0 1 -");
         let p1 = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen(1)).unwrap();
         let p2 = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen(2)).unwrap();
-        let (to_move, waiting) = (evaluate(&p1).unwrap(), evaluate(&p2).unwrap());
+        let (to_move, waiting) = (network_value(&p1).unwrap(), network_value(&p2).unwrap());
         assert!(to_move > 200 && waiting < 0, "{to_move} {waiting}");
     }
 
@@ -570,7 +588,7 @@ mod tests {
         // A goal-2 network does not evaluate the goal-1 game.
         let mut two = net.clone();
         two.scope = 0b010;
-        assert!(two.covers(2) && !two.covers(1) && !two.covers(3));
+        assert!(covers(&two, 2) && !covers(&two, 1) && !covers(&two, 3));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! height, between-squares masks, and Zobrist keys from a fixed seed.
 
 use super::board::Ray;
-use crate::zobrist::splitmix64;
+use crate::zobrist::{splitmix64, KeyStream};
 
 pub const SIZE: usize = 5;
 pub const SQUARES: usize = SIZE * SIZE;
@@ -148,47 +148,18 @@ pub struct Keys {
 pub static KEYS: Keys = build_keys();
 
 const fn build_keys() -> Keys {
-    let mut state = 0x5354_4143_4B46_4953; // "STACKFIS"
-    let mut stack = [[0u64; STACK_CODES]; SQUARES];
-    let mut sq = 0;
-    while sq < SQUARES {
-        let mut code = 2;
-        while code < STACK_CODES {
-            let (s, k) = splitmix64(state);
-            state = s;
-            stack[sq][code] = k;
-            code += 1;
-        }
-        sq += 1;
-    }
-    let (s, side) = splitmix64(state);
-    state = s;
-    let mut reserve = [[0u64; 256]; 2];
-    let mut score = [[0u64; 256]; 2];
-    let mut p = 0;
-    while p < 2 {
-        let mut n = 0;
-        while n < 256 {
-            let (s, k) = splitmix64(state);
-            state = s;
-            reserve[p][n] = k;
-            let (s, k) = splitmix64(state);
-            state = s;
-            score[p][n] = k;
-            n += 1;
-        }
-        p += 1;
-    }
-    let (s, p1) = splitmix64(state);
-    let (s, p2) = splitmix64(s);
-    let (_, seed_for_moves) = splitmix64(s);
+    let mut keys = KeyStream::new(0x5354_4143_4B46_4953); // "STACKFIS"
+    let stack = keys.stacks::<SQUARES, STACK_CODES>();
+    let side = keys.next();
+    let (reserve, score) = keys.count_pairs::<256>();
+    let (p1, p2) = (keys.next(), keys.next());
     Keys {
         stack,
         side,
         reserve,
         score,
         passes: [0, p1, p2],
-        seed_for_moves,
+        seed_for_moves: keys.next(),
     }
 }
 

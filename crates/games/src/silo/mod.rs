@@ -4,7 +4,7 @@
 //! The rules are in `docs/rules/silo.md`; each is implemented below and its
 //! interpretation written where it is implemented.
 
-use crate::zobrist::splitmix64;
+use crate::zobrist::KeyStream;
 
 mod eval;
 mod notation;
@@ -540,23 +540,19 @@ pub struct Keys {
 pub static KEYS: Keys = build_keys();
 
 const fn build_keys() -> Keys {
-    let mut state = 0x5349_4C4F_5349_4C4F; // "SILOSILO"
+    let mut keys = KeyStream::new(0x5349_4C4F_5349_4C4F); // "SILOSILO"
     let mut checker = [[[0u64; 2]; MAX_CHECKERS]; MAX_SQUARES];
     let mut sq = 0;
     while sq < MAX_SQUARES {
         let mut level = 0;
         while level < MAX_CHECKERS {
-            let mut c = 0;
-            while c < 2 {
-                let (s, k) = splitmix64(state);
-                state = s;
-                checker[sq][level][c] = k;
-                c += 1;
-            }
+            checker[sq][level] = [keys.next(), keys.next()];
             level += 1;
         }
         sq += 1;
     }
-    let (_, side) = splitmix64(state);
-    Keys { checker, side }
+    Keys {
+        checker,
+        side: keys.next(),
+    }
 }

@@ -9,7 +9,7 @@
 //! distances for every one of them, which the engine plays from. A
 //! depth-first proof search must re-prove positions at every iteration of
 //! the distance bound; `prove_by_search` (in `proof.rs`) is that method,
-//! kept to measure against (docs/silo.md has the figures).
+//! kept in the tests to measure against (docs/silo.md has the figures).
 //!
 //! Draws. The rules know no draw, and the house rule makes a third
 //! repetition one. A position is a draw here when neither side can force a
@@ -26,11 +26,12 @@
 //! they give), `reachable` and `full` (the two retrograde methods), `space`
 //! (the full-space method's indexing: ranks of colour strings and stack
 //! heights, mirror images, un-moves), `proof` (the depth-first proof search
-//! kept to measure against) and `command` (`stackfish solve`: the root from a
+//! kept to measure against, built for the tests only) and `command` (`stackfish solve`: the root from a
 //! game name and a position string, the report).
 
 mod command;
 mod full;
+#[cfg(test)]
 mod proof;
 mod reachable;
 mod space;
@@ -44,6 +45,7 @@ use super::Silo;
 
 pub use command::{root, solve_command, solve_report, CommandError};
 pub use full::solve_full;
+#[cfg(test)]
 pub use proof::{prove_by_search, ProofStats};
 pub use reachable::solve_reachable;
 pub(in crate::silo) use space::FullSpace;

@@ -1,6 +1,5 @@
 //! Depth-first proof search, kept to measure the retrograde methods against
-//! (and as a fallback where no table fits: it needs memory only for what it
-//! visits).
+//! and to check them: built for the tests only (`solve/mod.rs`).
 
 use std::collections::HashMap;
 

@@ -9,7 +9,7 @@
 //!
 //! Lengths are a multiple of `LANES` (checked: the vector paths read whole
 //! vectors). Sums wrap: a network is checked when it loads so that every
-//! true sum fits (`mixtour::nnue::Network::check`), and a wrapped sum of
+//! true sum fits (`Network::check`), and a wrapped sum of
 //! values whose true sum fits is that sum.
 
 /// What every length is a multiple of: one 256-bit vector of `i16`.

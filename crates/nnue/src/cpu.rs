@@ -22,16 +22,54 @@
 #[cfg(target_arch = "x86_64")]
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 
-/// The cached answer of [`has_v3`] and [`has_avx2`]: 0 until asked, then
-/// `KNOWN | V3? | AVX2?`.
+/// `v3_fn! { unsafe fn ... }` compiles the function for x86-64-v3's
+/// scalar bit instructions plus AVX2 and FMA, and only on x86-64
+/// (elsewhere the function does not exist). For code that picks a copy of
+/// a whole call tree once, above its hot loop (the search picks one per
+/// iteration), rather than per call as [`fast`] does. Callers must check
+/// [`has_v3`] first.
+///
+/// Its `@features` arm holds the one list of those features: the
+/// attribute needs them as one literal, and [`V3_FEATURES`] (from which
+/// [`has_v3`] asks the CPU and the build) reads the same literal.
+#[macro_export]
+macro_rules! v3_fn {
+    (@features $then:tt $($args:tt)*) => {
+        $crate::v3_fn! { @$then "popcnt,bmi1,bmi2,lzcnt,avx,avx2,fma,movbe" $($args)* }
+    };
+    (@string $features:literal) => {
+        $features
+    };
+    (@item $features:literal $(#[$meta:meta])* $vis:vis unsafe fn $($rest:tt)*) => {
+        $(#[$meta])*
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        $vis unsafe fn $($rest)*
+    };
+    ($($item:tt)*) => {
+        $crate::v3_fn! { @features item $($item)* }
+    };
+}
+
+/// The features [`v3_fn`] compiles with, comma-separated: what [`has_v3`]
+/// asks for.
+pub const V3_FEATURES: &str = v3_fn! { @features string };
+
+/// [`V3_FEATURES`] as a set over `FEATURES`.
+#[cfg(target_arch = "x86_64")]
+const V3_SET: u32 = set_of(V3_FEATURES);
+
+/// Whether this build was compiled with every feature of [`V3_FEATURES`].
+#[cfg(target_arch = "x86_64")]
+const V3_BUILT: bool = needs() & V3_SET == V3_SET;
+
+/// The cached answer of [`has_v3`]: 0 until asked, then `KNOWN | V3_BIT?`.
 #[cfg(target_arch = "x86_64")]
 static FOUND: AtomicU8 = AtomicU8::new(0);
 #[cfg(target_arch = "x86_64")]
 const KNOWN: u8 = 1;
 #[cfg(target_arch = "x86_64")]
-const V3: u8 = 2;
-#[cfg(target_arch = "x86_64")]
-const AVX2: u8 = 4;
+const V3_BIT: u8 = 2;
 
 /// What the CPU has, asked once (a race only asks twice and stores the
 /// same answer).
@@ -49,38 +87,20 @@ fn found() -> u8 {
 #[cold]
 #[inline(never)]
 fn detect() -> u8 {
-    use std::arch::is_x86_feature_detected as has;
-    let avx2 = has!("avx2");
-    let v3 = avx2
-        && has!("avx")
-        && has!("fma")
-        && has!("popcnt")
-        && has!("bmi1")
-        && has!("bmi2")
-        && has!("lzcnt")
-        && has!("movbe");
-    let f = KNOWN | if v3 { V3 } else { 0 } | if avx2 { AVX2 } else { 0 };
+    let v3 = present() & V3_SET == V3_SET;
+    let f = KNOWN | if v3 { V3_BIT } else { 0 };
     FOUND.store(f, Relaxed);
     f
 }
 
-/// Whether the CPU has what [`fast`]'s fast copy uses (x86-64-v3's bit
-/// instructions, AVX2, FMA). Known at compile time in a build for such a
-/// CPU; otherwise asked once and cached, so a call costs one load.
+/// Whether the CPU has what [`fast`]'s fast copy uses ([`V3_FEATURES`]).
+/// Known at compile time in a build for such a CPU; otherwise asked once
+/// and cached, so a call costs one load. Always false off x86-64.
 #[inline(always)]
 pub fn has_v3() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        cfg!(all(
-            target_feature = "popcnt",
-            target_feature = "bmi1",
-            target_feature = "bmi2",
-            target_feature = "lzcnt",
-            target_feature = "avx",
-            target_feature = "avx2",
-            target_feature = "fma",
-            target_feature = "movbe"
-        )) || found() & V3 != 0
+        V3_BUILT || found() & V3_BIT != 0
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -88,19 +108,48 @@ pub fn has_v3() -> bool {
     }
 }
 
-/// Whether the CPU has AVX2: for code with SIMD of its own (the network's
-/// sums) that dispatches itself. Known at compile time in a build with AVX2;
-/// otherwise asked once and cached, so a call costs one load. Always false
-/// off x86-64.
+/// Proof that the CPU has [`V3_FEATURES`]: only [`v3`] makes one, so code
+/// holding it may run the copy compiled for them without `unsafe` of its
+/// own.
+#[derive(Clone, Copy, Debug)]
+pub struct V3(());
+
+/// A [`V3`] when the CPU has x86-64-v3 ([`has_v3`]).
 #[inline(always)]
-pub fn has_avx2() -> bool {
-    #[cfg(target_arch = "x86_64")]
-    {
-        cfg!(target_feature = "avx2") || found() & AVX2 != 0
+pub fn v3() -> Option<V3> {
+    if has_v3() {
+        Some(V3(()))
+    } else {
+        None
     }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        false
+}
+
+impl V3 {
+    /// Calls `f` compiled with [`V3_FEATURES`]: the closure, and everything
+    /// inlined into it, may use them, so the loops the compiler vectorises
+    /// get the wide registers as they did in the x86-64-v3 builds.
+    #[inline(always)]
+    pub fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        #[cfg(target_arch = "x86_64")]
+        {
+            // Safety: a `V3` exists only where `has_v3` found every feature
+            // `run_v3` is compiled with.
+            unsafe { run_v3(f) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            f()
+        }
+    }
+}
+
+v3_fn! {
+    /// `f`, compiled for x86-64-v3 ([`V3::run`]).
+    ///
+    /// # Safety
+    /// The CPU must have [`V3_FEATURES`].
+    unsafe fn run_v3<R>(f: impl FnOnce() -> R) -> R {
+        f()
     }
 }
 
@@ -109,6 +158,7 @@ pub fn has_avx2() -> bool {
 /// (a move generation, an evaluation) whose body is `#[inline(always)]`, so
 /// that the body is compiled into each copy: what it calls without inlining
 /// runs the baseline code. Elsewhere, and on other CPUs, it is just `expr`.
+/// Safe code: the copy runs through a [`V3`].
 ///
 /// A macro rather than a function taking a closure: the closure would be
 /// called from both branches, and the compiler may then keep it out of line,
@@ -116,57 +166,26 @@ pub fn has_avx2() -> bool {
 /// is always inlined into `run_v3` (measured: without `#[inline(always)]`
 /// the large ones, such as Mixtour's evaluation, stayed out of line).
 #[cfg(target_arch = "x86_64")]
+#[macro_export]
 macro_rules! fast {
     ($e:expr) => {
-        if $crate::cpu::has_v3() {
-            // Safety: `has_v3` found every feature `run_v3` is compiled with.
-            unsafe {
-                $crate::cpu::run_v3(
-                    #[inline(always)]
-                    || $e,
-                )
-            }
-        } else {
-            $e
+        match $crate::cpu::v3() {
+            Some(v3) => v3.run(
+                #[inline(always)]
+                || $e,
+            ),
+            None => $e,
         }
     };
 }
 #[cfg(not(target_arch = "x86_64"))]
+#[macro_export]
 macro_rules! fast {
     ($e:expr) => {
         $e
     };
 }
-pub(crate) use fast;
-
-/// `v3_fn! { unsafe fn ... }` compiles the function for x86-64-v3 (the
-/// features `detect` asks for: x86-64-v3's scalar bit instructions plus
-/// AVX2 and FMA), and only on x86-64 (elsewhere the function does not
-/// exist). For code that picks a copy of a whole call tree once, above its
-/// hot loop (the search picks one per iteration), rather than per call as
-/// [`fast`] does. Callers must check [`has_v3`] first.
-#[macro_export]
-macro_rules! v3_fn {
-    ($(#[$meta:meta])* $vis:vis unsafe fn $($rest:tt)*) => {
-        $(#[$meta])*
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx,avx2,fma,movbe")]
-        $vis unsafe fn $($rest)*
-    };
-}
-
-crate::v3_fn! {
-    /// Calls `f` compiled with x86-64-v3's features: the closure, and
-    /// everything inlined into it, may use them, so the loops the compiler
-    /// vectorises get the wide registers as they did in the x86-64-v3
-    /// builds.
-    ///
-    /// # Safety
-    /// The CPU must have those features: call it only when [`has_v3`] is true.
-    pub(crate) unsafe fn run_v3<R>(f: impl FnOnce() -> R) -> R {
-        f()
-    }
-}
+pub use crate::fast;
 
 /// An x86-64 feature above baseline that a build can be compiled to use.
 #[cfg(target_arch = "x86_64")]
@@ -319,6 +338,36 @@ const fn needs() -> u32 {
     needs
 }
 
+/// The set over `FEATURES` of the comma-separated names in `list` (a name
+/// `FEATURES` lacks adds nothing: a test checks there is none).
+#[cfg(target_arch = "x86_64")]
+const fn set_of(list: &str) -> u32 {
+    let list = list.as_bytes();
+    let (mut set, mut start) = (0u32, 0);
+    while start < list.len() {
+        let mut end = start;
+        while end < list.len() && list[end] != b',' {
+            end += 1;
+        }
+        let mut i = 0;
+        while i < FEATURES.len() {
+            let name = FEATURES[i].name.as_bytes();
+            if name.len() == end - start {
+                let mut k = 0;
+                while k < name.len() && name[k] == list[start + k] {
+                    k += 1;
+                }
+                if k == name.len() {
+                    set |= 1 << i;
+                }
+            }
+            i += 1;
+        }
+        start = end + 1;
+    }
+    set
+}
+
 /// The x86-64 levels as sets over `FEATURES`: each its first so many entries.
 #[cfg(target_arch = "x86_64")]
 const LEVELS: [(&str, u32); 3] = [
@@ -421,19 +470,14 @@ mod tests {
         assert!(out.is_empty(), "{}", String::from_utf8_lossy(&out));
     }
 
-    /// `present`'s reading of CPUID, bit by bit, against the standard
-    /// library's detection (which in a build for these features would
-    /// answer true regardless, hence the test only in a baseline build).
+    /// What the standard library detects of every feature of `FEATURES`,
+    /// in its order.
     #[cfg(target_arch = "x86_64")]
-    #[test]
-    fn the_cpuid_bits_are_the_features_the_standard_library_detects() {
-        if needs() != 0 {
-            return; // `is_x86_feature_detected!` is no witness here
-        }
+    fn std_detects() -> [(&'static str, bool); 31] {
         macro_rules! detected {
             ($($name:tt),*) => { [$(($name, std::arch::is_x86_feature_detected!($name))),*] };
         }
-        let std_says = detected![
+        detected![
             "cmpxchg16b",
             "popcnt",
             "sse3",
@@ -465,31 +509,55 @@ mod tests {
             "vpclmulqdq",
             "avx512vpopcntdq",
             "avx512vbmi"
-        ];
+        ]
+    }
+
+    /// `present`'s reading of CPUID, bit by bit, against the standard
+    /// library's detection (which in a build for these features would
+    /// answer true regardless, hence the test only in a baseline build).
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_cpuid_bits_are_the_features_the_standard_library_detects() {
+        if needs() != 0 {
+            return; // `is_x86_feature_detected!` is no witness here
+        }
         let has = present();
-        for (i, (name, detected)) in std_says.iter().enumerate() {
+        for (i, (name, detected)) in std_detects().iter().enumerate() {
             assert_eq!(FEATURES[i].name, *name);
             assert_eq!(has & (1 << i) != 0, *detected, "{name}");
         }
     }
 
+    /// Every name `v3_fn` compiles with is one `has_v3` asks the CPU for,
+    /// and all are x86-64-v3's: a CPU of that level runs the fast copies.
     #[cfg(target_arch = "x86_64")]
     #[test]
-    fn the_cached_answers_are_the_cpus() {
-        use std::arch::is_x86_feature_detected as has;
-        assert_eq!(has_avx2(), has!("avx2"));
-        let v3 = has!("avx2")
-            && has!("avx")
-            && has!("fma")
-            && has!("bmi1")
-            && has!("bmi2")
-            && has!("lzcnt")
-            && has!("popcnt")
-            && has!("movbe");
-        assert_eq!(has_v3(), v3);
+    fn the_v3_features_are_known_and_within_x86_64_v3() {
+        let names: Vec<&str> = V3_FEATURES.split(',').collect();
+        for name in &names {
+            assert!(FEATURES.iter().any(|f| f.name == *name), "{name}");
+        }
+        assert_eq!(V3_SET.count_ones() as usize, names.len());
+        assert_eq!(V3_SET & !LEVELS[1].1, 0, "{V3_FEATURES}");
+        assert_eq!(V3_SET, set(&names));
+    }
+
+    /// `has_v3` (our CPUID reading, cached) answers what the standard
+    /// library's detection says of the features `v3_fn` compiles with.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn has_v3_is_what_the_standard_library_detects() {
+        if needs() != 0 {
+            return; // `is_x86_feature_detected!` is no witness here
+        }
+        let detects = std_detects();
+        let expected = V3_FEATURES
+            .split(',')
+            .all(|name| detects.iter().any(|&(n, d)| n == name && d));
+        assert_eq!(has_v3(), expected);
         // Asked again: the cache answers the same.
-        assert_eq!(has_v3(), v3);
-        assert_eq!(has_avx2(), has!("avx2"));
+        assert_eq!(has_v3(), expected);
+        assert_eq!(v3().is_some(), expected);
     }
 
     #[cfg(target_arch = "x86_64")]
@@ -498,7 +566,7 @@ mod tests {
         let words = [0u64, 1, 0x8000_0000_0000_0000, 0xdead_beef_f00d, u64::MAX];
         for w in words {
             let plain = (w.count_ones(), w.trailing_zeros(), w.leading_zeros());
-            let fast = fast!((w.count_ones(), w.trailing_zeros(), w.leading_zeros()));
+            let fast = crate::fast!((w.count_ones(), w.trailing_zeros(), w.leading_zeros()));
             assert_eq!(fast, plain, "{w:#x}");
         }
     }
