@@ -4,27 +4,36 @@
 // nodes <nps> nps`, the engine's own count and clock (sf_now is
 // performance.now()).
 //
-//   node tools/js-speed/wasm-bench.mjs [--chromium] path/to/stackfish.wasm
-import { readFileSync, mkdtempSync } from 'node:fs';
+// With --cpu it runs `bench` twice in the same instance (the second with
+// the compiled code warm) and after each prints `cpu <ms> ms`: the
+// processor time of the thread that ran it (Node's main thread, the
+// renderer's main thread in Chromium), from Linux's
+// /proc/<pid>/task/<tid>/schedstat, compilation and startup left out.
+//
+//   node tools/js-speed/wasm-bench.mjs [--chromium] [--cpu] path/to/stackfish.wasm
+import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const args = process.argv.slice(2);
-const inChromium = args[0] === '--chromium';
-const wasmPath = inChromium ? args[1] : args[0];
+const inChromium = args.includes('--chromium');
+const cpu = args.includes('--cpu');
+const wasmPath = args.find((a) => !a.startsWith('--'));
 if (!wasmPath) {
-  console.error('usage: node wasm-bench.mjs [--chromium] stackfish.wasm');
+  console.error('usage: node wasm-bench.mjs [--chromium] [--cpu] stackfish.wasm');
   process.exit(2);
 }
+const runs = cpu ? 2 : 1;
 
 // Runs in Node and, as its source, in the page: instantiates the module with
 // the engine's imports (every other import a function that does nothing, as
-// stackfish.js does) and hands it the line `bench`.
-async function runBench(bytes) {
+// stackfish.js does) and returns a function that hands it the line `bench`
+// and returns the lines it printed.
+async function load(bytes) {
   let memory;
-  const lines = [];
+  let lines = [];
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
   const env = new Proxy({}, {
@@ -37,29 +46,48 @@ async function runBench(bytes) {
   });
   const { instance } = await WebAssembly.instantiate(bytes, { env });
   memory = instance.exports.memory;
-  const line = encoder.encode('bench');
-  const ptr = instance.exports.sf_alloc(line.length);
-  new Uint8Array(memory.buffer, ptr, line.length).set(line);
-  const cpu = typeof process === 'object' ? process.cpuUsage() : null;
-  instance.exports.sf_line(ptr, line.length);
-  if (cpu) {
-    // The CPU time of the bench alone (startup and compilation left out):
-    // steadier than the clock on a loaded machine, for comparing builds.
-    const used = process.cpuUsage(cpu);
-    console.error(`cpu ${((used.user + used.system) / 1000).toFixed(0)} ms`);
+  return () => {
+    const line = encoder.encode('bench');
+    const ptr = instance.exports.sf_alloc(line.length);
+    new Uint8Array(memory.buffer, ptr, line.length).set(line);
+    instance.exports.sf_line(ptr, line.length);
+    const printed = lines;
+    lines = [];
+    return printed;
+  };
+}
+
+// Processor time in ms that thread `tid` of process `pid` has used so far
+// (0 without --cpu: the clock mode needs no /proc).
+function threadMs(pid, tid) {
+  if (!cpu) return 0;
+  return Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+}
+
+// Runs `benchOnce()` (which returns the bench's lines and its processor
+// time) `runs` times, printing each one's lines and, with --cpu, its time.
+async function report(benchOnce) {
+  for (let i = 0; i < runs; i++) {
+    const [lines, ms] = await benchOnce();
+    for (const l of lines) console.log(l);
+    if (cpu) console.log(`cpu ${ms.toFixed(1)} ms`);
   }
-  return lines;
 }
 
 const bytes = readFileSync(wasmPath);
-let lines;
 if (!inChromium) {
-  lines = await runBench(bytes);
+  const bench = await load(bytes);
+  await report(() => {
+    const before = threadMs(process.pid, process.pid);
+    const lines = bench();
+    return [lines, threadMs(process.pid, process.pid) - before];
+  });
 } else {
   const here = dirname(fileURLToPath(import.meta.url));
   const require = createRequire(join(here, '../../tests/web-e2e/package.json'));
   const { chromium } = require('playwright-core');
-  const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'stackfish-speed-')), {
+  const profile = mkdtempSync(join(tmpdir(), 'stackfish-speed-'));
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
@@ -68,15 +96,30 @@ if (!inChromium) {
   try {
     const page = context.pages()[0] || await context.newPage();
     await page.setContent('<!doctype html><title>bench</title>');
-    lines = await page.evaluate(async ([source, b64]) => {
-      const run = eval(`(${source})`);
+    await page.evaluate(async ([source, b64]) => {
       const bin = atob(b64);
       const bytes = new Uint8Array(bin.length);
       for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-      return run(bytes);
-    }, [runBench.toString(), bytes.toString('base64')]);
+      window.bench = await eval(`(${source})`)(bytes);
+    }, [load.toString(), bytes.toString('base64')]);
+    // This browser's renderer processes (found by the profile folder on
+    // their command line); the bench ran on the main thread of the one
+    // whose main thread used the most time meanwhile.
+    const renderers = !cpu ? [] : readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+      try {
+        const cmdline = readFileSync(`/proc/${p}/cmdline`, 'utf8');
+        return cmdline.includes('--type=renderer') && cmdline.includes(profile);
+      } catch {
+        return false; // a process that ended meanwhile
+      }
+    });
+    if (cpu && renderers.length === 0) throw new Error('found no renderer process of this browser in /proc');
+    await report(async () => {
+      const before = renderers.map((p) => threadMs(p, p));
+      const lines = await page.evaluate(() => window.bench());
+      return [lines, Math.max(0, ...renderers.map((p, i) => threadMs(p, p) - before[i]))];
+    });
   } finally {
     await context.close();
   }
 }
-for (const l of lines) console.log(l);
