@@ -226,15 +226,20 @@ fn is_result(word: &str) -> bool {
     matches!(word, "1-0" | "0-1" | "1/2-1/2" | "*")
 }
 
-/// A word without its move number (`12.`, `12...`, `12.c3`): the move text
-/// left, if any; `None` when the word is a move number alone.
+/// A word without its move numbers (`12.`, `12...`, `12.c3`, `1.9.c3`):
+/// the move text left, if any; `None` when the word is move numbers alone.
+/// Every leading number goes, so that what is read as a move is never one
+/// a writer would take for a number.
 fn strip_number(word: &str) -> Option<&str> {
     let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     if digits == 0 || !word[digits..].starts_with('.') {
         return Some(word);
     }
     let rest = word[digits..].trim_start_matches('.');
-    (!rest.is_empty()).then_some(rest)
+    if rest.is_empty() {
+        return None;
+    }
+    strip_number(rest)
 }
 
 /// A move word split into the move and the glyph of its suffix (`c3??`).
@@ -487,6 +492,18 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, RecordError> {
 mod tests {
     use super::*;
     use crate::tests::sample;
+
+    #[test]
+    fn move_numbers_are_stripped_however_many_lead_a_word() {
+        assert_eq!(strip_number("12."), None);
+        assert_eq!(strip_number("12..."), None);
+        assert_eq!(strip_number("12.c3"), Some("c3"));
+        assert_eq!(strip_number("2b4c5"), Some("2b4c5"));
+        // Found by the record_pgn fuzz target: `1.9.` was read as the move
+        // `9.`, which the annotated PGN wrote back as a move number.
+        assert_eq!(strip_number("1.9."), None);
+        assert_eq!(strip_number("1.9.b3"), Some("b3"));
+    }
 
     #[test]
     fn a_brace_that_closes_no_comment_is_refused() {
