@@ -426,17 +426,24 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, RecordError> {
                 }
             }
             Token::Comment(_) => {}
+            // A word is read without its move numbers first, so that what
+            // follows a number (`2.$2`, `5.1-0`) is read as it would be
+            // alone, and written back reads the same.
             Token::Word(word) if depth > 0 => {
+                let Some(word) = strip_number(word) else {
+                    continue;
+                };
                 if word.starts_with('$') || is_result(word) {
                     continue;
                 }
-                if let Some(mv) = strip_number(word) {
-                    if depth == 1 {
-                        variation.push(split_suffix(mv).0.to_string());
-                    }
+                if depth == 1 {
+                    variation.push(split_suffix(word).0.to_string());
                 }
             }
             Token::Word(word) => {
+                let Some(word) = strip_number(word) else {
+                    continue;
+                };
                 if let Some(nag) = word.strip_prefix('$') {
                     let nag = nag
                         .parse()
@@ -458,10 +465,7 @@ pub fn parse_pgn(text: &str) -> Result<PgnGame, RecordError> {
                     ended = true;
                     continue;
                 }
-                let Some(mv) = strip_number(word) else {
-                    continue;
-                };
-                let (mv, nag) = split_suffix(mv);
+                let (mv, nag) = split_suffix(word);
                 record.moves.push(MoveRecord {
                     mv: mv.to_string(),
                     ..MoveRecord::default()
@@ -631,6 +635,9 @@ mod tests {
             ("( c3 ) *", "before the first move"),
             ("$2 c3 *", "before the first move"),
             ("1. c3 $x *", "is not a glyph"),
+            // Found by the record_pgn fuzz target: `2.$d4` was the move
+            // `$d4`, which written back as `2. $d4` read as a bad glyph.
+            ("1. c3 2.$d4 *", "is not a glyph"),
             ("[Result \"1-0\"]\n\n1. c3 0-1", "the Result tag says"),
             ("1. c3 1-0 d4", "text after the result"),
             ("", "does not end in a result"),
