@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::super::files;
 use super::super::view::*;
 use super::review::Loaded;
-use super::{lock, new_game_of, play_checked, App, Player, Role, Search, State, DEFAULT_VARIANT};
+use super::{lock, new_game_of, play_checked, App, Player, Role, State, DEFAULT_VARIANT};
 use super::{MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS};
 use crate::error::ApiError;
 use stackfish_engine::MAX_LEVEL;
@@ -173,13 +173,7 @@ impl App {
             _ => return Err(ApiError::bad_request("give move or moves")),
         };
         let mut st = lock(&self.state);
-        if matches!(
-            st.search,
-            Some(Search {
-                role: Role::Player(_),
-                ..
-            })
-        ) {
+        if st.player_thinking() {
             return Err(ApiError::conflict(
                 "the engine is thinking: wait for its move, stop it, or take back",
             ));

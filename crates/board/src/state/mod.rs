@@ -223,6 +223,13 @@ impl State {
         self.search.as_ref().is_some_and(|s| s.role == role)
     }
 
+    /// Whether a player's engine is thinking (either side's).
+    fn player_thinking(&self) -> bool {
+        self.search
+            .as_ref()
+            .is_some_and(|s| matches!(s.role, Role::Player(_)))
+    }
+
     /// A new line from the game's start: no future, no notes, no reports.
     fn reset_line(&mut self) {
         self.future.clear();

@@ -149,13 +149,7 @@ impl App {
     /// running already is cancelled first.
     pub fn review(self: &Arc<Self>, req: ReviewRequest) -> Result<StateView, ApiError> {
         let mut st = lock(&self.state);
-        if matches!(
-            st.search,
-            Some(Search {
-                role: Role::Player(_),
-                ..
-            })
-        ) {
+        if st.player_thinking() {
             return Err(ApiError::conflict(
                 "the engine is thinking: wait for its move or stop it, then review the game",
             ));

@@ -17,13 +17,7 @@ impl App {
     /// the last new game's engine on a human's turn.
     pub fn go(self: &Arc<Self>) -> Result<StateView, ApiError> {
         let mut st = lock(&self.state);
-        if matches!(
-            st.search,
-            Some(Search {
-                role: Role::Player(_),
-                ..
-            })
-        ) {
+        if st.player_thinking() {
             return Err(ApiError::conflict("the engine is already thinking"));
         }
         if let Outcome::Over { reason, .. } = st.game.outcome() {

@@ -74,13 +74,7 @@ impl App {
                 p2: st.players[1].as_ref().map(Player::view),
             },
             engines: self.engines.clone(),
-            thinking: matches!(
-                st.search,
-                Some(Search {
-                    role: Role::Player(_),
-                    ..
-                })
-            ),
+            thinking: st.player_thinking(),
             analysing: matches!(
                 st.search,
                 Some(Search {
