@@ -376,6 +376,9 @@ async function gameReview() {
   await page.fill('#fen-moves', '2c2e2');
   await page.click('#fen-form button');
   await page.waitForFunction(() => document.body.dataset.moves === '1');
+  // The review panel may be drawn a frame after the move list.
+  await page.waitForFunction(() => document.getElementById('review-status').innerText === 'Not analysed yet.', null, { timeout: 5000 })
+    .catch(() => {});
   check(await text('#review-status') === 'Not analysed yet.', 'another game drops the old review: ' + await text('#review-status'));
   await page.selectOption('#review-budget', '50000');
   await page.click('#review-button');
