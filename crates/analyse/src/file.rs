@@ -153,11 +153,21 @@ pub fn analyse_game(
             s.ply, s.error
         )))?;
     }
+    review_numbered(1, game, engine, limits, interrupt, on_event)
+}
+
+/// Reviews game `number` with its events: the start, the progress, the
+/// review. A failed event ends the review with that error.
+fn review_numbered(
+    number: usize,
+    game: ReviewGame,
+    engine: &mut Engine,
+    limits: &Limits,
+    interrupt: Option<&AtomicBool>,
+    on_event: &mut dyn FnMut(Event) -> Result<(), AnalyseError>,
+) -> Result<(), AnalyseError> {
     let searches = stackfish_review::Reviewer::new(game.clone()).total();
-    on_event(Event::Start {
-        number: 1,
-        searches,
-    })?;
+    on_event(Event::Start { number, searches })?;
     let mut progress_error = None;
     let review = review_game(engine, game, limits, interrupt, &mut |done, searches| {
         if progress_error.is_none() {
@@ -168,7 +178,7 @@ pub fn analyse_game(
         return Err(e);
     }
     on_event(Event::Reviewed {
-        number: 1,
+        number,
         review: Box::new(review),
     })
 }
@@ -225,22 +235,8 @@ pub fn analyse_records<R: BufRead>(
             )))?;
         }
         let number = item.number;
-        let searches = stackfish_review::Reviewer::new(game.clone()).total();
-        on_event(Event::Start { number, searches })?;
-        let mut progress_error = None;
-        let review = review_game(engine, game, limits, interrupt, &mut |done, searches| {
-            if progress_error.is_none() {
-                progress_error = on_event(Event::Progress { done, searches }).err();
-            }
-        })?;
-        if let Some(e) = progress_error {
-            return Err(e);
-        }
+        review_numbered(number, game, engine, limits, interrupt, on_event)?;
         summary.reviewed += 1;
-        on_event(Event::Reviewed {
-            number,
-            review: Box::new(review),
-        })?;
         // The range's last game: nothing more is read (a pipe that goes on
         // is not waited for).
         if range.last == Some(number) {
