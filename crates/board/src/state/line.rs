@@ -10,6 +10,7 @@ use super::{lock, new_game_of, play_checked, App, Player, Role, State, DEFAULT_V
 use super::{MAX_MOVE_TIME_MS, MIN_MOVE_TIME_MS};
 use crate::error::ApiError;
 use stackfish_engine::MAX_LEVEL;
+use stackfish_games::AnyGame;
 use stackfish_record::RecordReader;
 use stackfish_review::ReviewGame;
 use stackfish_search as search;
@@ -127,18 +128,33 @@ impl App {
                 .map_err(|e| ApiError::unprocessable(e.to_string()))?;
         }
         let mut st = lock(&self.state);
-        self.cancel_search(&mut st);
-        st.game = game;
         st.players = players;
         st.default_player = default_player;
+        self.show_game(&mut st, game, None, true)?;
+        Ok(self.view(&st))
+    }
+
+    /// Shows `game` as a new round from its start to its moves, `loaded`
+    /// from a record or not: the search running is cancelled, the line's
+    /// notes and any review dropped, and the next search started
+    /// (`engines_move`: a player's engine moves at once, else it waits for
+    /// `go` or the player's move).
+    fn show_game(
+        self: &Arc<Self>,
+        st: &mut State,
+        game: Box<dyn AnyGame>,
+        loaded: Option<Loaded>,
+        engines_move: bool,
+    ) -> Result<(), ApiError> {
+        self.cancel_search(st);
+        st.game = game;
         st.round += 1;
         st.date = self.today();
         st.reset_line();
-        st.loaded = None;
-        self.new_line(&mut st);
-        self.bump(&mut st);
-        self.next_search(&mut st, true)?;
-        Ok(self.view(&st))
+        st.loaded = loaded;
+        self.new_line(st);
+        self.bump(st);
+        self.next_search(st, engines_move)
     }
 
     /// The start of a new game on a shipped board or from an uploaded file,
@@ -278,15 +294,7 @@ impl App {
             })?;
         }
         let mut st = lock(&self.state);
-        self.cancel_search(&mut st);
-        st.game = game;
-        st.round += 1;
-        st.date = self.today();
-        st.reset_line();
-        st.loaded = None;
-        self.new_line(&mut st);
-        self.bump(&mut st);
-        self.next_search(&mut st, false)?;
+        self.show_game(&mut st, game, None, false)?;
         Ok(self.view(&st))
     }
 
@@ -323,21 +331,14 @@ impl App {
             // Replayed by the same rules a moment ago.
             game.play_text(mv).map_err(|e| refused(&e))?;
         }
-        let mut st = lock(&self.state);
-        self.cancel_search(&mut st);
-        st.game = game;
-        st.round += 1;
-        st.date = self.today();
-        st.reset_line();
-        st.loaded = Some(Loaded {
+        let loaded = Loaded {
             name,
-            start_fen: st.game.start_fen(),
+            start_fen: game.start_fen(),
             record: replayed.record,
             stopped: replayed.stopped,
-        });
-        self.new_line(&mut st);
-        self.bump(&mut st);
-        self.next_search(&mut st, false)?;
+        };
+        let mut st = lock(&self.state);
+        self.show_game(&mut st, game, Some(loaded), false)?;
         Ok(self.view(&st))
     }
 }
