@@ -244,6 +244,7 @@ fn run<G: Game>(
         exact: false,
         multipv: 1,
         root_moves: &[],
+        nets: &G::Nets::default(),
     };
     let found = search(
         pos,

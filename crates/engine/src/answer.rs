@@ -5,7 +5,6 @@
 //! finds its position behind the erased game by downcasting.
 
 use std::any::Any;
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
@@ -56,16 +55,17 @@ pub(crate) struct Driver<G: Game> {
     /// Nodes (positions) a failed proof spent of this move's `go nodes`,
     /// taken off the search's budget so the limit bounds both.
     proof_spent: u64,
-    game: PhantomData<fn() -> G>,
+    /// The networks every search of this game evaluates with.
+    nets: G::Nets,
 }
 
 impl<G: Game> Driver<G> {
-    pub(crate) fn new() -> Driver<G> {
+    pub(crate) fn new(nets: G::Nets) -> Driver<G> {
         Driver {
             heuristics: vec![Heuristics::default()],
             games_started: 0,
             proof_spent: 0,
-            game: PhantomData,
+            nets,
         }
     }
 }
@@ -168,8 +168,8 @@ impl<F: Game, G: Game<Variant = F::Variant>> Searcher for Shaped<F, G> {
     fn follow(&mut self, game: &dyn AnyGame) {
         let fast = game.position_any().is::<F>();
         match self {
-            Shaped::Fast(_) if !fast => *self = Shaped::General(Driver::new()),
-            Shaped::General(_) if fast => *self = Shaped::Fast(Driver::new()),
+            Shaped::Fast(_) if !fast => *self = Shaped::General(Driver::new(Default::default())),
+            Shaped::General(_) if fast => *self = Shaped::Fast(Driver::new(Default::default())),
             _ => {}
         }
     }
@@ -399,6 +399,7 @@ fn from_level<G: Game>(
         &limits,
         ask.options.move_overhead_ms,
         &ask.root_moves,
+        &driver.nets,
     );
     // Seeded by position and game so that a match is reproducible.
     let seed = pos.hash() ^ driver.games_started.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -455,6 +456,7 @@ fn from_search<G: Game>(
         exact: false,
         multipv: ask.multipv,
         root_moves: &ask.root_moves,
+        nets: &driver.nets,
     };
     // The best line last reported: when the search went on after it (a
     // limit or `stop` cut an iteration), one more line says what it cost.

@@ -93,7 +93,7 @@ struct NewSearcher;
 impl VariantVisitor for NewSearcher {
     type Output = Box<dyn Searcher>;
     fn visit<G: Game>(self, _name: &'static str, _variant: G::Variant) -> Box<dyn Searcher> {
-        Box::new(Driver::<G>::new())
+        Box::new(Driver::<G>::new(G::Nets::default()))
     }
 
     fn visit_shaped<F: Game, G: Game<Variant = F::Variant>>(
@@ -101,6 +101,6 @@ impl VariantVisitor for NewSearcher {
         _name: &'static str,
         _variant: G::Variant,
     ) -> Box<dyn Searcher> {
-        Box::new(Shaped::<F, G>::Fast(Driver::new()))
+        Box::new(Shaped::<F, G>::Fast(Driver::new(F::Nets::default())))
     }
 }

@@ -59,6 +59,7 @@ fn main() {
         );
         assert!(nnue::install(Some(net)), "a network that loads");
     }
+    let nets = nnue::Nets::default();
     let mut evaluations = 0u64;
     let mut sum = 0i64;
     let mut moves = Vec::new();
@@ -69,7 +70,7 @@ fn main() {
             let mut acc = <Mixtour as Game>::Eval::default();
             let mut next = acc.clone();
             if mode == "incremental" {
-                pos.eval_refresh(&mut acc);
+                pos.eval_refresh(&nets, &mut acc);
             }
             for _ in 0..PLIES {
                 if pos.outcome().is_over() {
@@ -82,7 +83,7 @@ fn main() {
                         evaluations += 1;
                     }
                     "incremental" => {
-                        sum += black_box(&pos).evaluate_with(&acc) as i64;
+                        sum += black_box(&pos).evaluate_with(&nets, &acc) as i64;
                         evaluations += 1;
                     }
                     other => {
@@ -96,7 +97,7 @@ fn main() {
                 if mode == "incremental" {
                     let before = pos;
                     pos.play(mv);
-                    before.eval_update(mv, &pos, &acc, &mut next);
+                    before.eval_update(&nets, mv, &pos, &acc, &mut next);
                     std::mem::swap(&mut acc, &mut next);
                 } else {
                     pos.play(mv);

@@ -95,12 +95,13 @@ pub(crate) fn check_engine_path<G: crate::Game<Eval = Accumulator> + std::fmt::D
 ) -> usize {
     use rand::{Rng, SeedableRng};
     let mut rng = rand::rngs::StdRng::seed_from_u64(seed);
+    let nets = G::Nets::default();
     let mut valid = 0;
     let mut moves = Vec::new();
     for _ in 0..games {
         let mut pos = start.clone();
         let mut acc = Accumulator::default();
-        pos.eval_refresh(&mut acc);
+        pos.eval_refresh(&nets, &mut acc);
         for _ in 0..plies {
             if pos.outcome().is_over() {
                 break;
@@ -114,15 +115,19 @@ pub(crate) fn check_engine_path<G: crate::Game<Eval = Accumulator> + std::fmt::D
             let mut child = pos.clone();
             child.play(mv);
             let mut next = Accumulator::default();
-            pos.eval_update(mv, &child, &acc, &mut next);
+            pos.eval_update(&nets, mv, &child, &acc, &mut next);
             let mut fresh = Accumulator::default();
-            child.eval_refresh(&mut fresh);
+            child.eval_refresh(&nets, &mut fresh);
             assert_eq!(next.is_valid(), fresh.is_valid(), "{child:?}");
             if next.is_valid() {
                 assert_eq!(next.sums(), fresh.sums(), "{child:?} after {mv:?}");
                 valid += 1;
             }
-            assert_eq!(child.evaluate_with(&next), child.evaluate(), "{child:?}");
+            assert_eq!(
+                child.evaluate_with(&nets, &next),
+                child.evaluate(),
+                "{child:?}"
+            );
             (pos, acc) = (child, next);
         }
     }

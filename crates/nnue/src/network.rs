@@ -15,7 +15,7 @@
 
 use std::marker::PhantomData;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use std::fmt;
 
@@ -638,7 +638,7 @@ impl Accumulator {
 /// The networks a process plays for one game: the built-in ones, or one
 /// `install`ed before them.
 pub struct Networks<L> {
-    list: OnceLock<Vec<Network<L>>>,
+    list: OnceLock<Arc<[Network<L>]>>,
     built_in: &'static [&'static [u8]],
 }
 
@@ -650,17 +650,16 @@ impl<L: Layout> Networks<L> {
         }
     }
 
-    fn built_in(&self) -> Vec<Network<L>> {
+    fn built_in(&self) -> impl Iterator<Item = Network<L>> + '_ {
         self.built_in
             .iter()
             .filter_map(|b| Network::from_bytes(b).ok())
-            .collect()
     }
 
     /// The networks in order: the one `install`ed, then the built-in ones.
     #[inline]
-    pub fn get(&self) -> &[Network<L>] {
-        self.list.get_or_init(|| self.built_in())
+    pub fn get(&self) -> &Arc<[Network<L>]> {
+        self.list.get_or_init(|| self.built_in().collect())
     }
 
     /// Puts `net` before the built-in networks for the rest of the process
@@ -674,7 +673,7 @@ impl<L: Layout> Networks<L> {
         }
         let list = match net {
             Some(net) => std::iter::once(net).chain(self.built_in()).collect(),
-            None => Vec::new(),
+            None => Arc::from([]),
         };
         self.list.set(list).is_ok()
     }

@@ -584,6 +584,7 @@ impl Game for Castle {
         crate::cpu::fast!(eval::evaluate(self))
     }
 
+    type Nets = ();
     type Eval = ();
 
     /// Captures and moves onto the enemy key.

@@ -472,6 +472,7 @@ impl Game for Silo {
         crate::cpu::fast!(eval::evaluate(self))
     }
 
+    type Nets = ();
     type Eval = ();
 
     /// Silo has no captures; the only move that changes the result at once is

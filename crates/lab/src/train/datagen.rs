@@ -269,6 +269,7 @@ fn play_from<G: Game>(
         exact: false,
         multipv: 1,
         root_moves: &[],
+        nets: &G::Nets::default(),
     };
     let (result, reason) = loop {
         if let Outcome::Over { result, reason } = line.outcome() {
