@@ -8,7 +8,7 @@ use std::any::Any;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
-use stackfish_games::{find_legal, AnyGame, Game, Outcome};
+use stackfish_games::{find_legal, AnyGame, Game, Networks, Outcome};
 use stackfish_search::seam::Instant;
 use stackfish_search::{self as search, Heuristics, Info, Limits, SearchParams, Shared};
 
@@ -133,17 +133,31 @@ impl<G: Game> Searcher for Driver<G> {
 /// The driver of a game played on boards of many shapes (Mixtour), whose
 /// erased game switches between the fast type `F` of the standard board and
 /// the general type `G` (`ShapedLine`): a switch starts the heuristics and
-/// the level seed afresh.
-pub(crate) enum Shaped<F: Game, G: Game<Variant = F::Variant>> {
+/// the level seed afresh, with the same networks.
+pub(crate) struct Shaped<F: Game, G: Game<Variant = F::Variant>> {
+    driver: ShapedDriver<F, G>,
+    networks: Networks,
+}
+
+/// The driver of the board type the game is on now.
+enum ShapedDriver<F: Game, G: Game<Variant = F::Variant>> {
     Fast(Driver<F>),
     General(Driver<G>),
 }
 
 impl<F: Game, G: Game<Variant = F::Variant>> Shaped<F, G> {
+    /// On the fast type first, as `ShapedLine` starts.
+    pub(crate) fn new(networks: &Networks) -> Shaped<F, G> {
+        Shaped {
+            driver: ShapedDriver::Fast(Driver::new(F::nets(networks))),
+            networks: networks.clone(),
+        }
+    }
+
     fn active(&mut self) -> &mut dyn Searcher {
-        match self {
-            Shaped::Fast(d) => d,
-            Shaped::General(d) => d,
+        match &mut self.driver {
+            ShapedDriver::Fast(d) => d,
+            ShapedDriver::General(d) => d,
         }
     }
 }
@@ -167,9 +181,13 @@ impl<F: Game, G: Game<Variant = F::Variant>> Searcher for Shaped<F, G> {
 
     fn follow(&mut self, game: &dyn AnyGame) {
         let fast = game.position_any().is::<F>();
-        match self {
-            Shaped::Fast(_) if !fast => *self = Shaped::General(Driver::new(Default::default())),
-            Shaped::General(_) if fast => *self = Shaped::Fast(Driver::new(Default::default())),
+        match self.driver {
+            ShapedDriver::Fast(_) if !fast => {
+                self.driver = ShapedDriver::General(Driver::new(G::nets(&self.networks)))
+            }
+            ShapedDriver::General(_) if fast => {
+                self.driver = ShapedDriver::Fast(Driver::new(F::nets(&self.networks)))
+            }
             _ => {}
         }
     }

@@ -45,6 +45,7 @@ fn main() {
         .take_while(|a| *a != "--hidden")
         .find_map(|a| a.parse().ok())
         .unwrap_or(1);
+    let mut nets = nnue::Nets::default();
     if let Some(hidden) = number("--hidden") {
         let hidden = hidden as usize;
         let mut state = 7;
@@ -57,9 +58,8 @@ fn main() {
             0,
             vec![1; FEATURES],
         );
-        assert!(nnue::install(Some(net)), "a network that loads");
+        nets = nnue::Nets::before_built_in(net).expect("a network that loads");
     }
-    let nets = nnue::Nets::default();
     let mut evaluations = 0u64;
     let mut sum = 0i64;
     let mut moves = Vec::new();
@@ -79,7 +79,7 @@ fn main() {
                 match mode.as_str() {
                     "walk" => {}
                     "fresh" => {
-                        sum += black_box(&pos).evaluate() as i64;
+                        sum += nnue::evaluate(&nets, black_box(&pos)) as i64;
                         evaluations += 1;
                     }
                     "incremental" => {

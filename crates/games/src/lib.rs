@@ -31,6 +31,7 @@ use std::sync::atomic::AtomicBool;
 pub use stackfish_nnue::{cpu, v3_fn};
 
 pub use line::{AnyGame, Line, NamedLine, PositionError, ShapedLine};
+pub use nnue::Networks;
 pub use perft::{perft, perft_divide, perft_with, PerftError};
 pub use variants::{variant_names, with_variant, VariantVisitor};
 
@@ -348,6 +349,10 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// process global. `Default`: the built-in ones; cheap to clone (a
     /// shared list). `()` for a game without networks.
     type Nets: Clone + Default + Send + Sync + 'static;
+
+    /// This game's networks of the set a host holds (`()` for a game
+    /// without networks).
+    fn nets(networks: &nnue::Networks) -> Self::Nets;
 
     /// What an evaluation keeps from a position for the positions after it
     /// (a network's accumulators), so that the search, which holds one per

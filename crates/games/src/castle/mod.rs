@@ -585,6 +585,9 @@ impl Game for Castle {
     }
 
     type Nets = ();
+
+    fn nets(_: &crate::Networks) {}
+
     type Eval = ();
 
     /// Captures and moves onto the enemy key.

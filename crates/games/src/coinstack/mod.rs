@@ -617,6 +617,11 @@ impl Game for CoinStack {
     }
 
     type Nets = nnue::Nets;
+
+    fn nets(networks: &crate::Networks) -> Self::Nets {
+        networks.focus()
+    }
+
     type Eval = nnue::Accumulator;
 
     fn eval_refresh(&self, nets: &nnue::Nets, state: &mut nnue::Accumulator) {

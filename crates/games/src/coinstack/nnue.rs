@@ -98,8 +98,6 @@ pub type Network = stackfish_nnue::Network<FocusNet>;
 /// how it was made, tournaments/log.md what it gained).
 const BUILT_IN: [&[u8]; 1] = [include_bytes!("net-focus.bin")];
 
-static NETWORKS: stackfish_nnue::Networks<FocusNet> = stackfish_nnue::Networks::new(&BUILT_IN);
-
 /// The network a Focus evaluation reads (`Game::Nets`), if any, with its
 /// layout for the search (`Paired`), made once when the network is
 /// given. `Default`: the built-in one; cheap to clone (one layout shared).
@@ -113,19 +111,32 @@ struct Laid {
 }
 
 impl Nets {
-    /// The network compiled in (or the one `install`ed before it), laid
-    /// out at the first use.
+    /// The network compiled in (`BUILT_IN`), decoded and laid out at the
+    /// first use: constant data, as a table is.
     pub fn built_in() -> &'static Nets {
         static BUILT_IN_NETS: OnceLock<Nets> = OnceLock::new();
-        BUILT_IN_NETS.get_or_init(|| match NETWORKS.get().first() {
-            Some(net) => Nets::of(net.clone()),
-            None => Nets(None),
+        BUILT_IN_NETS.get_or_init(|| {
+            let first = BUILT_IN.iter().find_map(|b| Network::from_bytes(b).ok());
+            first.map_or_else(Nets::none, Nets::laid)
         })
     }
 
-    /// Focus evaluated by `net`, which has passed `Network::check` (as
-    /// every one `Network::from_bytes` reads has).
-    fn of(net: Network) -> Nets {
+    /// No network: the weighted features.
+    pub fn none() -> Nets {
+        Nets(None)
+    }
+
+    /// Focus evaluated by `net` instead of the built-in network: a trained
+    /// network played without a rebuild. Only a network that passes
+    /// `Network::check` (every one `from_bytes` reads): its error
+    /// otherwise.
+    pub fn new(net: Network) -> Result<Nets, NetworkError> {
+        net.check()?;
+        Ok(Nets::laid(net))
+    }
+
+    /// `net`, checked, with its layout for the search.
+    fn laid(net: Network) -> Nets {
         let paired = Paired::new(&net);
         Nets(Some(Arc::new(Laid {
             network: net,
@@ -157,13 +168,6 @@ impl std::fmt::Debug for Nets {
             .field(&self.network().map(Network::hidden))
             .finish()
     }
-}
-
-/// Puts `net` before the built-in network for the rest of the process
-/// (`None`: no network, the weighted features): only before the first
-/// evaluation, and only a network that passes `Network::check`.
-pub fn install(net: Option<Network>) -> bool {
-    NETWORKS.install(net)
 }
 
 /// Whether the network knows this kind of position: Focus, not Coin Stack.

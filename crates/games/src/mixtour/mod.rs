@@ -732,6 +732,11 @@ impl<B: Board> Game for Position<B> {
     }
 
     type Nets = nnue::Nets;
+
+    fn nets(networks: &crate::Networks) -> Self::Nets {
+        networks.mixtour()
+    }
+
     type Eval = nnue::Accumulator;
 
     fn eval_refresh(&self, nets: &nnue::Nets, state: &mut nnue::Accumulator) {

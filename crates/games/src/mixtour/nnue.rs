@@ -19,9 +19,10 @@
 //! The sums are 16-bit: `Network::check` refuses, when a network loads, any
 //! whose sums could leave that range, so they are exact.
 //!
-//! The file format, the integer forward pass, the accumulator kernels and
-//! the list of networks played are every game's (`stackfish_nnue`); this
-//! module says what the Mixtour inputs are.
+//! The file format, the integer forward pass and the accumulator kernels
+//! are every game's (`stackfish_nnue`); this module says what the Mixtour
+//! inputs are, and which networks an evaluation plays is its caller's
+//! (`Nets`, passed in; the built-in ones by default).
 
 use super::board::{Bits, Board};
 use super::eval::{features, linear, FEATURES};
@@ -96,20 +97,40 @@ pub fn covers(net: &Network, goal: u8) -> bool {
 /// made).
 const BUILT_IN: [&[u8]; 2] = [include_bytes!("net.bin"), include_bytes!("net-g23.bin")];
 
-static NETWORKS: stackfish_nnue::Networks<MixtourNet> = stackfish_nnue::Networks::new(&BUILT_IN);
-
 /// The networks a Mixtour evaluation reads (`Game::Nets`), in order: the
 /// first that covers a game's goal evaluates it. `Default`: the built-in
 /// ones; cheap to clone (one list shared).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct Nets(Arc<[Network]>);
 
 impl Nets {
-    /// The networks compiled in (or the one `install`ed before them),
-    /// decoded at the first use.
+    /// The networks compiled in (`BUILT_IN`), decoded at the first use:
+    /// constant data, as a table is.
     pub fn built_in() -> &'static Nets {
         static BUILT_IN_NETS: OnceLock<Nets> = OnceLock::new();
-        BUILT_IN_NETS.get_or_init(|| Nets(NETWORKS.get().clone()))
+        BUILT_IN_NETS.get_or_init(|| {
+            Nets(
+                BUILT_IN
+                    .iter()
+                    .filter_map(|b| Network::from_bytes(b).ok())
+                    .collect(),
+            )
+        })
+    }
+
+    /// No network: the linear evaluation everywhere.
+    pub fn none() -> Nets {
+        Nets(Arc::from([]))
+    }
+
+    /// `net` before the built-in networks, so that it evaluates the goals
+    /// it covers: a trained network played without a rebuild. Only a
+    /// network that passes `Network::check` (every one `from_bytes`
+    /// reads): its error otherwise.
+    pub fn before_built_in(net: Network) -> Result<Nets, NetworkError> {
+        net.check()?;
+        let built_in = Nets::built_in().list().iter().cloned();
+        Ok(Nets(std::iter::once(net).chain(built_in).collect()))
     }
 
     /// The networks in order.
@@ -129,20 +150,19 @@ impl Nets {
     }
 }
 
+/// The goals and hidden units of each network (their weights are long).
+impl std::fmt::Debug for Nets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|n| (n.scope, n.hidden())))
+            .finish()
+    }
+}
+
 impl Default for Nets {
     fn default() -> Nets {
         Nets::built_in().clone()
     }
-}
-
-/// Puts `net` before the built-in networks for the rest of the process,
-/// so that it evaluates the goals it covers (`None`: no network at all,
-/// the linear evaluation everywhere): a trained network is played without
-/// a rebuild. Only before the first evaluation, and only a network that
-/// passes `Network::check` (every one `from_bytes` reads): false, and
-/// nothing changes, otherwise.
-pub fn install(net: Option<Network>) -> bool {
-    NETWORKS.install(net)
 }
 
 /// Whether a network can know this kind of position: the full 5 x 5

@@ -473,6 +473,9 @@ impl Game for Silo {
     }
 
     type Nets = ();
+
+    fn nets(_: &crate::Networks) {}
+
     type Eval = ();
 
     /// Silo has no captures; the only move that changes the result at once is

@@ -138,6 +138,11 @@ impl Game for ApMixtour {
     }
 
     type Nets = super::nnue::Nets;
+
+    fn nets(networks: &crate::Networks) -> Self::Nets {
+        networks.mixtour()
+    }
+
     type Eval = super::nnue::Accumulator;
 
     fn eval_refresh(&self, nets: &Self::Nets, state: &mut Self::Eval) {
