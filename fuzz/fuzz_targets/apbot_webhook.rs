@@ -17,7 +17,7 @@ use stackfish_apbot::games::replay;
 use stackfish_apbot::games::{focus_from_ap, focus_to_ap, mixtour_from_ap, mixtour_to_ap};
 use stackfish_apbot::webhook::Notification;
 use stackfish_apbot::{Choice, PlayError, PublicKey, Replayed, Think};
-use stackfish_games::{find_legal, Game};
+use stackfish_games::{find_legal, Game, Networks};
 use stackfish_search::Shared;
 
 /// The clock of the check (Unix seconds), fixed so that a run repeats.
@@ -126,7 +126,7 @@ fn answer_is_accepted(note: &Notification, replayed: &Replayed) {
     static TABLE: OnceLock<Arc<Shared>> = OnceLock::new();
     let table = TABLE.get_or_init(|| Arc::new(Shared::new(1)));
     table.arm();
-    let Ok(Choice::Move { text, .. }) = replayed.choose(&think, table) else {
+    let Ok(Choice::Move { text, .. }) = replayed.choose(&think, &Networks::default(), table) else {
         return;
     };
     let mut moves = note.flat_moves();
