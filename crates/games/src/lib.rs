@@ -17,6 +17,7 @@ pub mod coinstack;
 pub mod echo;
 pub mod line;
 pub mod mixtour;
+pub mod networks;
 pub mod nnue;
 pub mod perft;
 pub mod silo;
@@ -32,7 +33,7 @@ use std::sync::atomic::AtomicBool;
 pub use stackfish_nnue::{cpu, v3_fn};
 
 pub use line::{AnyGame, Line, NamedLine, PositionError, ShapedLine};
-pub use nnue::Networks;
+pub use networks::Networks;
 pub use perft::{perft, perft_divide, perft_with, PerftError};
 pub use variants::{variant_names, with_variant, VariantVisitor};
 
@@ -353,7 +354,7 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// This game's networks of the set a host holds (`()` for a game
     /// without networks).
-    fn nets(networks: &nnue::Networks) -> Self::Nets;
+    fn nets(networks: &networks::Networks) -> Self::Nets;
 
     /// What an evaluation keeps from a position for the positions after it
     /// (a network's accumulators), so that the search, which holds one per
