@@ -158,7 +158,7 @@ impl Encode for CoinStack {
                 }
                 out[at(shape, 10, rank, file)] = 1.0;
                 let square = (rank * COIN_SIZE + file) as u8;
-                for (h, coin) in self.stack(square).coins().take(COIN_MAX_COUNT).enumerate() {
+                for (h, coin) in self.stack(square).pieces().take(COIN_MAX_COUNT).enumerate() {
                     let plane = if coin == me[0] { h } else { COIN_MAX_COUNT + h };
                     out[at(shape, plane, rank, file)] = 1.0;
                 }

@@ -256,7 +256,7 @@ impl Drawn for CoinStack {
                     name: coinstack::square_name(square),
                     file,
                     rank,
-                    stack: stack_of(self.stack(square).coins()),
+                    stack: stack_of(self.stack(square).pieces()),
                 });
             }
         }

@@ -381,8 +381,14 @@ impl Transport for FakeTransport {
 
 // The tests start `sh` helpers and look at /proc: Linux only.
 #[cfg(all(test, unix))]
+#[path = "../tests/support/process.rs"]
+mod process;
+
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    use process::{gone, gone_within};
 
     #[test]
     fn an_over_long_line_is_reported_and_dropped_not_cut() {
@@ -400,17 +406,6 @@ mod tests {
         assert_eq!(t.recv(far), Recv::TooLong);
         assert_eq!(t.recv(far), Recv::Line("bestmove a1".into()));
         t.close(Duration::from_millis(10));
-    }
-
-    /// Whether a process is gone (or a zombie nobody reaped yet).
-    fn gone(pid: &str) -> bool {
-        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-            Err(_) => true,
-            Ok(stat) => stat
-                .rsplit(')')
-                .next()
-                .is_some_and(|rest| rest.trim_start().starts_with('Z')),
-        }
     }
 
     #[test]
@@ -453,11 +448,8 @@ mod tests {
         let t0 = Instant::now();
         t.close(Duration::from_millis(50));
         assert!(t0.elapsed() < Duration::from_secs(2));
-        let until = Instant::now() + Duration::from_secs(5);
-        while !gone(&helper) && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert!(gone(&helper), "helper {helper} survived the group kill");
+        let gone = gone_within(&helper, Duration::from_secs(5));
+        assert!(gone, "helper {helper} survived the group kill");
     }
 
     #[test]

@@ -8,16 +8,9 @@ use std::time::{Duration, Instant};
 
 use stackfish_client::transport::{kill_all_engines, ChildTransport, Recv, Transport};
 
-/// Whether a process is gone (or a zombie nobody reaped yet).
-fn gone(pid: &str) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat
-            .rsplit(')')
-            .next()
-            .is_some_and(|rest| rest.trim_start().starts_with('Z')),
-    }
-}
+#[cfg(target_os = "linux")]
+#[path = "support/process.rs"]
+mod process;
 
 #[test]
 #[cfg(target_os = "linux")]
@@ -49,10 +42,7 @@ fn kill_all_engines_kills_every_running_engine_and_its_helpers() {
     kill_all_engines();
     for (t, helper) in &mut engines {
         assert_eq!(t.recv(far), Recv::Closed("killed by signal 9".into()));
-        let until = Instant::now() + Duration::from_secs(5);
-        while !gone(helper) && Instant::now() < until {
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert!(gone(helper), "helper {helper} survived");
+        let gone = process::gone_within(helper, Duration::from_secs(5));
+        assert!(gone, "helper {helper} survived");
     }
 }

@@ -20,6 +20,7 @@ pub mod mixtour;
 pub mod nnue;
 pub mod perft;
 pub mod silo;
+pub mod stack;
 pub mod variants;
 pub mod zobrist;
 

@@ -11,10 +11,10 @@ use stackfish_search::Shared;
 
 use super::{bench_mixtour, node_limit, strength, Script, MAX_LEVEL, NODE_CAP};
 
-/// The padded index of grid row `r` (from the top), column `c`.
-fn at(cols: usize, r: usize, c: usize) -> i64 {
-    ((r + 5) * (cols + 10) + c + 5) as i64
-}
+// The app's turn written out, shared with the interface's own tests.
+#[path = "../../sac/src/cpu/testing.rs"]
+mod testing;
+use testing::{at, request};
 
 /// The move the engine of `stackfish` (the protocol loop's `Engine`) plays
 /// at `level` from `fen` with `searchmoves`, after a new game.
@@ -56,13 +56,6 @@ fn square(cols: usize, rows: usize, text: &str) -> i64 {
 /// `moves` (ours) as the app lists them.
 fn app_turn(grid: &[&[&str]], towers: [u8; 2], stones: [u8; 2], id: u8, moves: &[&str]) -> AppTurn {
     let (rows, cols) = (grid.len(), grid[0].len());
-    let width = cols + 10;
-    let mut cells = vec!["-".to_string(); width * (rows + 10)];
-    for (r, row) in grid.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            cells[(r + 5) * width + c + 5] = cell.to_string();
-        }
-    }
     let app_moves: Vec<(String, [i64; 3])> = moves
         .iter()
         .map(|m| {
@@ -87,13 +80,7 @@ fn app_turn(grid: &[&[&str]], towers: [u8; 2], stones: [u8; 2], id: u8, moves: &
         })
         .collect();
     let legal: Vec<[i64; 3]> = app_moves.iter().map(|(_, m)| *m).collect();
-    let request = json!({
-        "board": serde_json::to_string(&cells).unwrap(),
-        "id": id, "players": 2, "height": 5, "towers": towers, "stones": stones,
-        "last": [], "legal": serde_json::to_string(&legal).unwrap(),
-        "columns": cols, "rows": rows,
-    })
-    .to_string();
+    let request = request(grid, id, stones, towers, json!([]), &legal);
     AppTurn {
         request,
         moves: app_moves,

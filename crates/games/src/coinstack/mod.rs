@@ -57,84 +57,9 @@ impl CoinStackVariant {
     }
 }
 
-/// A stack as one byte: a sentinel bit at position `height`, and below it one
-/// bit per coin from the bottom (0 = Red/player 1, 1 = Green/player 2). The
-/// empty stack is `1`; a stack on the board is at most 5 high, so below 64.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Stack(u8);
-
-impl Stack {
-    pub const EMPTY: Stack = Stack(1);
-
-    /// The sentinel's bit: a bit scan, with no zero case to handle (or
-    /// `lzcnt`) since the code is never 0.
-    #[inline]
-    pub fn height(self) -> u32 {
-        (self.0 | 1).ilog2()
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.0 == 1
-    }
-
-    /// The owner of the top coin: the player who controls the stack.
-    pub fn top(self) -> Option<Side> {
-        let h = self.height();
-        (h > 0).then(|| coin_side((self.0 >> (h - 1)) & 1))
-    }
-
-    /// The owner of coin `i` counted from the bottom.
-    pub fn coin(self, i: u32) -> Side {
-        coin_side((self.0 >> i) & 1)
-    }
-
-    /// Coins from bottom to top.
-    pub fn coins(self) -> impl Iterator<Item = Side> {
-        (0..self.height()).map(move |i| self.coin(i))
-    }
-
-    /// Coins of `side` in the stack.
-    pub fn count(self, side: Side) -> u32 {
-        let green = (self.0 ^ (1 << self.height())).count_ones();
-        match side {
-            Side::P1 => self.height() - green,
-            Side::P2 => green,
-        }
-    }
-
-    /// `None` above five coins.
-    pub fn from_coins(coins: &[Side]) -> Option<Stack> {
-        if coins.len() > MAX_HEIGHT {
-            return None;
-        }
-        let mut code = 1u8 << coins.len();
-        for (i, &c) in coins.iter().enumerate() {
-            code |= (c.index() as u8) << i;
-        }
-        Some(Stack(code))
-    }
-
-    pub fn code(self) -> u8 {
-        self.0
-    }
-}
-
-fn coin_side(bit: u8) -> Side {
-    if bit == 0 {
-        Side::P1
-    } else {
-        Side::P2
-    }
-}
-
-impl fmt::Debug for Stack {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("x");
-        }
-        self.coins().try_for_each(|c| write!(f, "{}", c.digit()))
-    }
-}
+/// A stack of coins (Red is player 1, Green player 2), coded in one byte: a
+/// stack on the board is at most five high, so its code is below 64.
+pub type Stack = crate::stack::Stack<MAX_HEIGHT>;
 
 /// A move packed in 16 bits: destination in bits 0..6, source in 6..12, coin
 /// count in 12..15 (1..=5 for a move), bit 15 for a drop. Never zero.
@@ -317,13 +242,13 @@ impl CoinStack {
     #[inline]
     fn set(&mut self, square: u8, stack: Stack) {
         let sq = square as usize & 63;
-        self.hash ^=
-            KEYS.stack[sq][self.stacks[sq].0 as usize & 63] ^ KEYS.stack[sq][stack.0 as usize & 63];
+        self.hash ^= KEYS.stack[sq][self.stacks[sq].code() as usize & 63]
+            ^ KEYS.stack[sq][stack.code() as usize & 63];
         self.stacks[sq] = stack;
         let bit = 1u64 << sq;
         let h = stack.height();
         let occupied = if h > 0 { bit } else { 0 };
-        let green = if h > 0 && (stack.0 >> (h - 1)) & 1 == 1 {
+        let green = if stack.top() == Some(Side::P2) {
             bit
         } else {
             0
@@ -352,7 +277,7 @@ impl CoinStack {
     pub fn compute_hash(&self) -> u64 {
         let mut h = 0;
         for (sq, s) in self.stacks.iter().enumerate() {
-            h ^= KEYS.stack[sq][s.0 as usize & 63];
+            h ^= KEYS.stack[sq][s.code() as usize & 63];
         }
         if self.side == Side::P2 {
             h ^= KEYS.side;
@@ -364,38 +289,31 @@ impl CoinStack {
         h
     }
 
-    /// Puts `count` coins (`segment`: their colour bits with a sentinel at bit
-    /// `count`, bottom first) on top of the stack at `to`, then trims.
+    /// Puts the coins of `segment` on top of the stack at `to`, then trims.
     ///
     /// Rule: a stack higher than 5 loses coins from its BOTTOM until it is 5
     /// high; the mover's own coins go to the mover's reserve, the opponent's
     /// are captured by the mover. A drop trims the same way as a move.
     #[inline(always)] // into both copies of `Game::play` (`cpu::fast`)
-    fn land(&mut self, to: u8, segment: u16, count: u32) {
-        let target = self.stacks[to as usize & 63];
-        let ht = target.height();
-        // The target loses its sentinel; the segment's colour bits start at
-        // bit ht and its sentinel lands at ht + count, the new height.
-        let mut joined = (target.0 as u16 ^ (1 << ht)) | (segment << ht);
-        let height = ht + count;
-        if height > MAX_HEIGHT as u32 {
-            let cut = height - MAX_HEIGHT as u32;
-            let green = (joined & ((1 << cut) - 1)).count_ones() as u8;
-            let red = cut as u8 - green;
-            let (own, enemy) = match self.side {
-                Side::P1 => (red, green),
-                Side::P2 => (green, red),
-            };
-            let side = self.side;
-            if own > 0 {
-                self.set_reserve(side, self.reserve(side) + own);
+    fn land(&mut self, to: u8, segment: Stack) {
+        let pile = self.stacks[to as usize & 63].join(segment);
+        let kept = match pile.stack() {
+            Some(stack) => stack,
+            None => {
+                let (cut, kept) = pile.cut();
+                let side = self.side;
+                let own = cut.count(side) as u8;
+                let enemy = cut.count(side.opponent()) as u8;
+                if own > 0 {
+                    self.set_reserve(side, self.reserve(side) + own);
+                }
+                if enemy > 0 {
+                    self.set_captured(side, self.captured(side) + enemy);
+                }
+                kept
             }
-            if enemy > 0 {
-                self.set_captured(side, self.captured(side) + enemy);
-            }
-            joined >>= cut;
-        }
-        self.set(to, Stack(joined as u8));
+        };
+        self.set(to, kept);
     }
 
     #[cfg(debug_assertions)]
@@ -409,7 +327,12 @@ impl CoinStack {
             ],
             "coins not conserved"
         );
-        debug_assert!(self.stacks.iter().all(|s| s.0 < 64), "a stack above five");
+        debug_assert!(
+            self.stacks
+                .iter()
+                .all(|s| Stack::from_code(s.code()).is_some()),
+            "a stack above five"
+        );
         debug_assert_eq!(self.occupied & !BOARD, 0, "a coin off the board");
     }
 }
@@ -518,17 +441,13 @@ impl CoinStack {
         match mv.kind() {
             MoveKind::Drop(to) => {
                 self.set_reserve(side, self.reserve(side).saturating_sub(1));
-                self.land(to, 0b10 | side.index() as u16, 1);
+                self.land(to, Stack::single(side));
             }
             MoveKind::Step { count, from, to } => {
                 let source = self.stacks[from as usize & 63];
-                let (hs, n) = (source.height(), (count as u32).min(source.height()));
-                // The top n coins as a code of their own (sentinel at bit n),
-                // and what stays behind with its sentinel at bit hs - n.
-                let segment = (source.0 >> (hs - n)) as u16;
-                let left = Stack((source.0 & ((1 << (hs - n)) - 1)) | 1 << (hs - n));
+                let (left, segment) = source.split((count as u32).min(source.height()));
                 self.set(from, left);
-                self.land(to, segment, n);
+                self.land(to, segment);
             }
         }
         self.side = side.opponent();
@@ -552,8 +471,7 @@ impl Game for CoinStack {
                 // rank above is the one below with colours swapped.
                 let green = ((file - 1) / 2 == 1) != (rank % 2 == 0);
                 let side = if green { Side::P2 } else { Side::P1 };
-                let stack = Stack::from_coins(&[side]).unwrap_or(Stack::EMPTY);
-                pos.set((rank * SIZE + file) as u8, stack);
+                pos.set((rank * SIZE + file) as u8, Stack::single(side));
             }
         }
         pos.hash = pos.compute_hash();

@@ -183,20 +183,13 @@ fn parse_board(text: &str) -> Result<[Stack; SQUARES], FenError> {
         let cells = read_rank(rank_text, width).map_err(|e| bad(e.to_string()))?;
         for (i, cell) in cells.into_iter().enumerate() {
             let Some(cell) = cell else { continue };
-            if cell.is_empty()
-                || cell.len() > MAX_HEIGHT
-                || !cell.bytes().all(|b| b == b'1' || b == b'2')
-            {
+            let Some(stack) = Stack::parse(cell) else {
                 return Err(bad(format!(
                     "{} is not a stack of 1 to 5 coins written with 1 and 2, nor x/xN",
                     quote(cell)
                 )));
-            }
-            let coins: Vec<Side> = cell
-                .bytes()
-                .map(|b| if b == b'1' { Side::P1 } else { Side::P2 })
-                .collect();
-            stacks[rank * SIZE + first + i] = Stack::from_coins(&coins).unwrap_or(Stack::EMPTY);
+            };
+            stacks[rank * SIZE + first + i] = stack;
         }
     }
     Ok(stacks)

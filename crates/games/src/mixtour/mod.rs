@@ -49,75 +49,9 @@ impl MixtourVariant {
     };
 }
 
-/// A stack as one byte: a sentinel bit at position `height`, and below it one
-/// bit per piece from the bottom (0 = player 1, 1 = player 2). The empty
-/// stack is `1`; a legal stack code is below 32.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Stack(u8);
-
-impl Stack {
-    pub const EMPTY: Stack = Stack(1);
-    /// The most pieces a stack holds: a fifth makes a tower, which is won
-    /// and leaves the board.
-    pub const MAX_HEIGHT: usize = 4;
-
-    /// The sentinel's bit: a bit scan, with no zero case to handle (or
-    /// `lzcnt`) since the code is never 0.
-    #[inline]
-    pub fn height(self) -> u32 {
-        (self.0 | 1).ilog2()
-    }
-
-    pub fn is_empty(self) -> bool {
-        self.0 == 1
-    }
-
-    /// The owner of the top piece, if any.
-    pub fn top(self) -> Option<Side> {
-        let h = self.height();
-        (h > 0).then(|| piece_side((self.0 >> (h - 1)) & 1))
-    }
-
-    /// The owner of piece `i` counted from the bottom.
-    pub fn piece(self, i: u32) -> Side {
-        piece_side((self.0 >> i) & 1)
-    }
-
-    /// Pieces from bottom to top.
-    pub fn pieces(self) -> impl Iterator<Item = Side> {
-        (0..self.height()).map(move |i| self.piece(i))
-    }
-
-    pub fn from_pieces(pieces: &[Side]) -> Stack {
-        debug_assert!(pieces.len() <= Stack::MAX_HEIGHT);
-        let mut code = 1u8 << pieces.len();
-        for (i, &p) in pieces.iter().enumerate() {
-            code |= (p.index() as u8) << i;
-        }
-        Stack(code)
-    }
-
-    pub fn code(self) -> u8 {
-        self.0
-    }
-}
-
-fn piece_side(bit: u8) -> Side {
-    if bit == 0 {
-        Side::P1
-    } else {
-        Side::P2
-    }
-}
-
-impl fmt::Debug for Stack {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("x");
-        }
-        self.pieces().try_for_each(|p| write!(f, "{}", p.digit()))
-    }
-}
+/// A stack of at most four pieces (a fifth makes a tower, which is won and
+/// leaves the board), coded in one byte: its codes are below 32.
+pub type Stack = crate::stack::Stack<4>;
 
 /// A move packed in 16 bits by its board (`Board::pack`), never zero. Cells
 /// are the board's cell indices.
@@ -338,14 +272,14 @@ impl<B: Board> Position<B> {
     fn set(&mut self, cell: u8, stack: Stack) {
         let sq = cell as usize;
         let stacks = self.stacks.as_mut();
-        self.hash ^= B::stack_key(sq, stacks[sq].0) ^ B::stack_key(sq, stack.0);
+        self.hash ^= B::stack_key(sq, stacks[sq].code()) ^ B::stack_key(sq, stack.code());
         stacks[sq] = stack;
         let bit = B::Bits::bit(sq);
         let h = stack.height();
         for (i, plane) in self.at_least.iter_mut().enumerate() {
             *plane = (*plane & !bit) | if h > i as u32 { bit } else { B::Bits::ZERO };
         }
-        let p2 = h > 0 && stack.0 >> (h - 1) & 1 == 1;
+        let p2 = stack.top() == Some(Side::P2);
         self.p2_top = (self.p2_top & !bit) | if p2 { bit } else { B::Bits::ZERO };
     }
 
@@ -380,7 +314,7 @@ impl<B: Board> Position<B> {
     pub fn compute_hash(&self) -> u64 {
         let mut h = self.board.shape_key();
         for (sq, s) in self.stacks.as_ref().iter().enumerate() {
-            h ^= B::stack_key(sq, s.0);
+            h ^= B::stack_key(sq, s.code());
         }
         if self.side == Side::P2 {
             h ^= KEYS.side;
@@ -490,41 +424,39 @@ impl<B: Board> Position<B> {
 
     fn place(&mut self, cell: u8) {
         let side = self.side;
-        self.set(cell, Stack::from_pieces(&[side]));
+        self.set(cell, Stack::single(side));
         self.set_reserve(side, self.reserve(side) - 1);
     }
 
     fn move_stack(&mut self, count: u8, from: u8, to: u8) {
-        let source = self.stack(from);
-        let target = self.stack(to);
-        let (hs, ht, n) = (source.height(), target.height(), count as u32);
-        // The top n pieces as a stack code of their own (sentinel at bit n).
-        let segment = (source.0 >> (hs - n)) as u16;
-        let left = Stack((source.0 & ((1 << (hs - n)) - 1)) | 1 << (hs - n));
-        let joined = (target.0 as u16 ^ 1 << ht) | segment << ht;
-        let height = ht + n;
+        let (left, moved) = self.stack(from).split(count as u32);
+        let pile = self.stack(to).join(moved);
         self.set(from, left);
-        if height >= 5 {
-            // Rule: a stack of five or more leaves the board at once; every
-            // piece goes back to its owner's reserve, and the owner of the top
-            // piece scores a point.
-            let colours = joined & ((1 << height) - 1);
-            let p2 = colours.count_ones() as u8;
-            let p1 = height as u8 - p2;
-            self.set(to, Stack::EMPTY);
-            self.set_reserve(Side::P1, self.reserve(Side::P1).saturating_add(p1));
-            self.set_reserve(Side::P2, self.reserve(Side::P2).saturating_add(p2));
-            let top = piece_side(((colours >> (height - 1)) & 1) as u8);
-            self.set_score(top, self.score(top).saturating_add(1));
-        } else {
-            self.set(to, Stack(joined as u8));
+        match pile.stack() {
+            Some(stack) => self.set(to, stack),
+            None => {
+                // Rule: a stack of five or more leaves the board at once;
+                // every piece goes back to its owner's reserve, and the owner
+                // of the top piece scores a point.
+                let (p1, p2) = (pile.count(Side::P1) as u8, pile.count(Side::P2) as u8);
+                self.set(to, Stack::EMPTY);
+                self.set_reserve(Side::P1, self.reserve(Side::P1).saturating_add(p1));
+                self.set_reserve(Side::P2, self.reserve(Side::P2).saturating_add(p2));
+                // Always some: the pile is at least five high.
+                if let Some(top) = pile.top() {
+                    self.set_score(top, self.score(top).saturating_add(1));
+                }
+            }
         }
     }
 
     fn debug_check(&self) {
         debug_assert_eq!(self.hash, self.compute_hash(), "incremental hash drifted");
         debug_assert!(
-            self.stacks.as_ref().iter().all(|s| s.0 < 32),
+            self.stacks
+                .as_ref()
+                .iter()
+                .all(|s| Stack::from_code(s.code()).is_some()),
             "a stack above four"
         );
         debug_assert!(

@@ -253,21 +253,13 @@ fn parse_board(text: &str) -> Result<(usize, usize, Vec<Cell>), FenError> {
 }
 
 fn parse_stack(cell: &str) -> Result<Stack, String> {
-    if cell.is_empty()
-        || cell.len() > Stack::MAX_HEIGHT
-        || !cell.bytes().all(|b| b == b'1' || b == b'2')
-    {
-        return Err(format!(
+    Stack::parse(cell).ok_or_else(|| {
+        format!(
             "{} is not a stack of 1 to {} pieces written with 1 and 2, nor x/xN, nor #/#N",
             quote(cell),
             Stack::MAX_HEIGHT
-        ));
-    }
-    let pieces: Vec<Side> = cell
-        .bytes()
-        .map(|b| if b == b'1' { Side::P1 } else { Side::P2 })
-        .collect();
-    Ok(Stack::from_pieces(&pieces))
+        )
+    })
 }
 
 /// The board for people: each cell shows its stack bottom to top, a hole

@@ -603,8 +603,9 @@ fn transform(p: &Mixtour, sym: u8, swap_colours: bool) -> Mixtour {
     });
     let flip = |s: Side| if swap_colours { s.opponent() } else { s };
     for sq in 0..25u8 {
-        let pieces: Vec<Side> = p.stack(sq).pieces().map(flip).collect();
-        q.set(map_square(sq, sym), Stack::from_pieces(&pieces));
+        let stack =
+            Stack::from_pieces(p.stack(sq).pieces().map(flip)).expect("a stack of the board");
+        q.set(map_square(sq, sym), stack);
     }
     for side in Side::BOTH {
         q.set_reserve(flip(side), p.reserve(side));

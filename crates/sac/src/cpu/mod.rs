@@ -13,6 +13,8 @@
 
 mod padded;
 #[cfg(test)]
+mod testing;
+#[cfg(test)]
 mod tests;
 
 use std::collections::BTreeSet;

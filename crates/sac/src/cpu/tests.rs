@@ -3,51 +3,8 @@
 
 use serde_json::{json, Value};
 
+use super::testing::{at, padded, request};
 use super::{AppMove, Cpu, Reply, Search, Searched};
-
-/// The padded board of `grid` (rows top first; cells `""`, `"#"` or a
-/// stack of digits) with a padding of 5, as the app writes it.
-fn padded(grid: &[&[&str]]) -> Vec<String> {
-    let (rows, cols) = (grid.len(), grid[0].len());
-    let width = cols + 10;
-    let mut cells = vec!["-".to_string(); width * (rows + 10)];
-    for (r, row) in grid.iter().enumerate() {
-        for (c, cell) in row.iter().enumerate() {
-            cells[(r + 5) * width + c + 5] = cell.to_string();
-        }
-    }
-    cells
-}
-
-/// The padded index of grid row `r` (from the top), column `c`.
-fn at(cols: usize, r: usize, c: usize) -> i64 {
-    ((r + 5) * (cols + 10) + c + 5) as i64
-}
-
-/// A request as the shim builds it: the board and the legal list as the
-/// JSON text the app hands over.
-fn request(
-    grid: &[&[&str]],
-    id: u8,
-    stones: [u8; 2],
-    towers: [u8; 2],
-    last: Value,
-    legal: &[AppMove],
-) -> String {
-    json!({
-        "board": serde_json::to_string(&padded(grid)).unwrap(),
-        "id": id,
-        "players": 2,
-        "height": 5,
-        "towers": towers,
-        "stones": stones,
-        "last": last,
-        "legal": serde_json::to_string(legal).unwrap(),
-        "columns": grid[0].len(),
-        "rows": grid.len(),
-    })
-    .to_string()
-}
 
 /// Plays a turn with a fake engine that answers `answer` (or the first
 /// search move), and returns what it was asked and the reply.

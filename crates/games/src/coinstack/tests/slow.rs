@@ -41,7 +41,7 @@ impl Slow {
             for (rank, cell) in column.iter_mut().enumerate() {
                 if on_board(file as i32, rank as i32 + 1) {
                     let square = super::sq(&name(file as i32, rank as i32 + 1));
-                    *cell = pos.stack(square).coins().collect();
+                    *cell = pos.stack(square).pieces().collect();
                 }
             }
         }
