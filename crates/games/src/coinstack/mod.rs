@@ -402,8 +402,13 @@ impl CoinStack {
         while own != 0 {
             let from = own.trailing_zeros() as usize & 63;
             own &= own - 1;
-            let height = self.stacks[from].height() as usize & 7;
-            for n in 1..=height.min(MAX_HEIGHT) {
+            let height = (self.stacks[from].height() as usize).clamp(1, MAX_HEIGHT);
+            // The lowest stack any of its counts can capture on has 6 -
+            // height coins: most stacks reach none and skip the counts.
+            if reach.dests_upto[from][height] & at_least[MAX_HEIGHT + 1 - height] == 0 {
+                continue;
+            }
+            for n in 1..=height {
                 let targets = at_least[MAX_HEIGHT + 1 - n];
                 if reach.dests[from][n] & targets == 0 {
                     continue;
