@@ -94,7 +94,8 @@ impl Engine {
             tx: out_tx,
             partial: Vec::new(),
         };
-        let thread = std::thread::spawn(move || stackfish::protocol::run(reader, sink));
+        let networks = stackfish::game::Networks::default();
+        let thread = std::thread::spawn(move || stackfish::protocol::run(networks, reader, sink));
         Engine {
             input: Some(in_tx),
             output: out_rx,

@@ -48,7 +48,7 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(net) = Network::from_bytes(data) {
         evaluate_all(&net);
     }
-    let Some(shipped) = nnue::network() else {
+    let Some(shipped) = nnue::Nets::built_in().first() else {
         return;
     };
     let Some((at, patch)) = data.split_first_chunk::<4>() else {

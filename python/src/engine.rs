@@ -69,6 +69,7 @@ impl PyEngine {
     fn new(hash_mb: usize, threads: usize, tables: Option<std::path::PathBuf>) -> PyResult<Self> {
         let host = Host {
             table_loader: Some(stackfish_engine_tables::load),
+            ..Host::default()
         };
         let mut engine = PyEngine {
             engine: Mutex::new(Engine::new(host)),

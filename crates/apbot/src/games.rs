@@ -7,7 +7,7 @@ use std::sync::Arc;
 use stackfish_games::coinstack::{CoinStack, CoinStackVariant};
 use stackfish_games::mixtour::ap::{ap_variant, ApMixtour};
 use stackfish_games::mixtour::{parse_square, square_name, MoveKind, Standard};
-use stackfish_games::{find_legal, Game, Outcome};
+use stackfish_games::{find_legal, Game, Networks, Outcome};
 use stackfish_search::{search, Heuristics, Limits, SearchParams, Shared};
 
 /// What AP's history or notation does not allow; the notification is
@@ -157,8 +157,14 @@ impl Replayed {
     /// Searches the position (on the calling thread, with `table`, armed
     /// by the caller) and answers in AP's notation. No game history goes to
     /// the search: AP has no repetition rule, so an earlier occurrence of a
-    /// position must not end a line.
-    pub fn choose(&self, think: &Think, table: &Arc<Shared>) -> Result<Choice, PlayError> {
+    /// position must not end a line. The search plays the game's networks
+    /// of `networks`.
+    pub fn choose(
+        &self,
+        think: &Think,
+        networks: &Networks,
+        table: &Arc<Shared>,
+    ) -> Result<Choice, PlayError> {
         let limits = Limits {
             move_time: Some(think.move_ms.max(1)),
             depth: think.depth,
@@ -169,7 +175,7 @@ impl Replayed {
                 if let Outcome::Over { reason, .. } = pos.outcome() {
                     return Err(PlayError::Over(reason));
                 }
-                let (mv, depth, nodes) = run(pos, &limits, table)?;
+                let (mv, depth, nodes) = run(pos, &limits, networks, table)?;
                 if mv.kind() == MoveKind::Pass {
                     return Ok(Choice::OnlyPass);
                 }
@@ -181,7 +187,7 @@ impl Replayed {
                 if let Outcome::Over { reason, .. } = pos.outcome() {
                     return Err(PlayError::Over(reason));
                 }
-                let (mv, depth, nodes) = run(pos, &limits, table)?;
+                let (mv, depth, nodes) = run(pos, &limits, networks, table)?;
                 let text = focus_to_ap(&mv.to_string())
                     .map_err(|reason| illegal_answer(&mv.to_string(), reason))?;
                 Ok(Choice::Move { text, depth, nodes })
@@ -234,6 +240,7 @@ fn illegal_answer(text: &str, reason: String) -> PlayError {
 fn run<G: Game>(
     pos: &G,
     limits: &Limits,
+    networks: &Networks,
     table: &Arc<Shared>,
 ) -> Result<(G::Move, i32, u64), PlayError> {
     let mut heuristics = vec![Heuristics::default()];
@@ -244,6 +251,7 @@ fn run<G: Game>(
         exact: false,
         multipv: 1,
         root_moves: &[],
+        nets: &G::nets(networks),
     };
     let found = search(
         pos,
@@ -481,7 +489,7 @@ mod tests {
         };
         let table = Arc::new(Shared::new(1));
         assert_eq!(
-            Replayed::Mixtour(pos).choose(&think, &table),
+            Replayed::Mixtour(pos).choose(&think, &Networks::default(), &table),
             Ok(Choice::OnlyPass)
         );
     }
@@ -494,7 +502,9 @@ mod tests {
             move_ms: 1000,
             depth: Some(3),
         };
-        let Choice::Move { text, .. } = replayed.choose(&think, &Arc::new(Shared::new(1))).unwrap()
+        let Choice::Move { text, .. } = replayed
+            .choose(&think, &Networks::default(), &Arc::new(Shared::new(1)))
+            .unwrap()
         else {
             panic!("no move");
         };

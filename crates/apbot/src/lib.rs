@@ -17,6 +17,7 @@ mod server;
 pub mod state;
 pub mod webhook;
 
+use stackfish_games::Networks;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -285,7 +286,7 @@ impl Config {
 
 /// `stackfish apbot`: runs until a stop signal (then drains and returns
 /// `Ok`), or with `--check` checks and returns.
-pub fn main(args: &Args) -> Result<(), BotError> {
+pub fn main(args: &Args, networks: &Networks) -> Result<(), BotError> {
     log::set_format(args.log_format);
     let config = Config::from_args(args)?;
     let state = StateDir::open(&config.state_dir)?;
@@ -318,7 +319,7 @@ pub fn main(args: &Args) -> Result<(), BotError> {
         .enable_all()
         .build()
         .map_err(BotError::Runtime)?;
-    let served = runtime.block_on(server::serve(config, state, client, tls));
+    let served = runtime.block_on(server::serve(config, state, client, tls, networks.clone()));
     // A search the stop's deadline cut off runs on a blocking thread that
     // nothing waits for: its notification is pending on disk.
     runtime.shutdown_background();

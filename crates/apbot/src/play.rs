@@ -15,6 +15,7 @@ use crate::metrics::{self, Metrics};
 use crate::pool::{RunError, SearchPool};
 use crate::state::{JobKey, StateDir};
 use crate::webhook::Notification;
+use stackfish_games::Networks;
 use stackfish_search::Shared as Table;
 
 /// The bot's remaining time is planned as if this many moves were left.
@@ -37,6 +38,8 @@ pub(crate) struct Player {
     pub stopping: watch::Sender<bool>,
     pub max_move_ms: u64,
     pub depth: Option<i32>,
+    /// The networks the searches play.
+    pub networks: Networks,
     /// The first wait before a submission is tried again.
     pub retry: Duration,
 }
@@ -265,14 +268,14 @@ impl Turn {
                 .int("budget_ms", budget)
                 .log();
         };
-        let position = replayed.clone();
+        let (position, networks) = (replayed.clone(), self.player.networks.clone());
         let searched = search_retrying(
             &self.player.pool,
             &self.game,
             self.job.key.plies,
             &self.player.metrics,
             announce,
-            move |table| position.choose(&think, table),
+            move |table| position.choose(&think, &networks, table),
         )
         .await;
         match searched {

@@ -31,6 +31,7 @@ use crate::pool::SearchPool;
 use crate::state::{JobKey, StateDir};
 use crate::webhook::Notification;
 use crate::{BotError, Config};
+use stackfish_games::Networks;
 
 /// AP's bodies are a few kilobytes at most (a long Focus history is under
 /// 4 KB); anything larger is refused with 413 before it is checked.
@@ -169,6 +170,7 @@ pub async fn serve(
     state: StateDir,
     client: ApClient,
     tls: Option<tokio_rustls::TlsAcceptor>,
+    networks: Networks,
 ) -> Result<(), BotError> {
     // Installed first: a signal from now on is a graceful stop.
     let mut signals = stackfish_service::Signals::install().map_err(BotError::Signals)?;
@@ -191,6 +193,7 @@ pub async fn serve(
             stopping,
             max_move_ms: config.max_move_ms,
             depth: config.depth,
+            networks,
             retry: config.retry,
         }),
         key: config.key,

@@ -5,11 +5,10 @@
 //! finds its position behind the erased game by downcasting.
 
 use std::any::Any;
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use rand::{Rng, SeedableRng};
-use stackfish_games::{find_legal, AnyGame, Game, Outcome};
+use stackfish_games::{find_legal, AnyGame, Game, Networks, Outcome};
 use stackfish_search::seam::Instant;
 use stackfish_search::{self as search, Heuristics, Info, Limits, SearchParams, Shared};
 
@@ -56,16 +55,17 @@ pub(crate) struct Driver<G: Game> {
     /// Nodes (positions) a failed proof spent of this move's `go nodes`,
     /// taken off the search's budget so the limit bounds both.
     proof_spent: u64,
-    game: PhantomData<fn() -> G>,
+    /// The networks every search of this game evaluates with.
+    nets: G::Nets,
 }
 
 impl<G: Game> Driver<G> {
-    pub(crate) fn new() -> Driver<G> {
+    pub(crate) fn new(nets: G::Nets) -> Driver<G> {
         Driver {
             heuristics: vec![Heuristics::default()],
             games_started: 0,
             proof_spent: 0,
-            game: PhantomData,
+            nets,
         }
     }
 }
@@ -133,17 +133,31 @@ impl<G: Game> Searcher for Driver<G> {
 /// The driver of a game played on boards of many shapes (Mixtour), whose
 /// erased game switches between the fast type `F` of the standard board and
 /// the general type `G` (`ShapedLine`): a switch starts the heuristics and
-/// the level seed afresh.
-pub(crate) enum Shaped<F: Game, G: Game<Variant = F::Variant>> {
+/// the level seed afresh, with the same networks.
+pub(crate) struct Shaped<F: Game, G: Game<Variant = F::Variant>> {
+    driver: ShapedDriver<F, G>,
+    networks: Networks,
+}
+
+/// The driver of the board type the game is on now.
+enum ShapedDriver<F: Game, G: Game<Variant = F::Variant>> {
     Fast(Driver<F>),
     General(Driver<G>),
 }
 
 impl<F: Game, G: Game<Variant = F::Variant>> Shaped<F, G> {
+    /// On the fast type first, as `ShapedLine` starts.
+    pub(crate) fn new(networks: &Networks) -> Shaped<F, G> {
+        Shaped {
+            driver: ShapedDriver::Fast(Driver::new(F::nets(networks))),
+            networks: networks.clone(),
+        }
+    }
+
     fn active(&mut self) -> &mut dyn Searcher {
-        match self {
-            Shaped::Fast(d) => d,
-            Shaped::General(d) => d,
+        match &mut self.driver {
+            ShapedDriver::Fast(d) => d,
+            ShapedDriver::General(d) => d,
         }
     }
 }
@@ -167,9 +181,13 @@ impl<F: Game, G: Game<Variant = F::Variant>> Searcher for Shaped<F, G> {
 
     fn follow(&mut self, game: &dyn AnyGame) {
         let fast = game.position_any().is::<F>();
-        match self {
-            Shaped::Fast(_) if !fast => *self = Shaped::General(Driver::new()),
-            Shaped::General(_) if fast => *self = Shaped::Fast(Driver::new()),
+        match self.driver {
+            ShapedDriver::Fast(_) if !fast => {
+                self.driver = ShapedDriver::General(Driver::new(G::nets(&self.networks)))
+            }
+            ShapedDriver::General(_) if fast => {
+                self.driver = ShapedDriver::Fast(Driver::new(F::nets(&self.networks)))
+            }
             _ => {}
         }
     }
@@ -399,6 +417,7 @@ fn from_level<G: Game>(
         &limits,
         ask.options.move_overhead_ms,
         &ask.root_moves,
+        &driver.nets,
     );
     // Seeded by position and game so that a match is reproducible.
     let seed = pos.hash() ^ driver.games_started.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -455,6 +474,7 @@ fn from_search<G: Game>(
         exact: false,
         multipv: ask.multipv,
         root_moves: &ask.root_moves,
+        nets: &driver.nets,
     };
     // The best line last reported: when the search went on after it (a
     // limit or `stop` cut an iteration), one more line says what it cost.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use stackfish_search::seam::Instant;
 use stackfish_search::{self as search, Shared};
 
-use crate::{new_session, BestMove, GoParams, Options, Session};
+use crate::{new_session_with, BestMove, GoParams, Networks, Options, Session};
 
 /// One game's share of `bench`: positions searched to a depth chosen so each
 /// game takes a comparable part of the run.
@@ -100,27 +100,29 @@ impl BenchResult {
 
 /// Searches every bench position with one thread and a fresh 16 MB table,
 /// each suite to its own depth or all to `depth` when given. Reports one
-/// line per position and one per game; the node count is deterministic.
-pub fn bench(depth: Option<i32>, report: &mut dyn FnMut(&str)) -> BenchResult {
+/// line per position and one per game; the node count is deterministic
+/// (for a set of `networks`: the built-in ones give the signature).
+pub fn bench(depth: Option<i32>, networks: &Networks, report: &mut dyn FnMut(&str)) -> BenchResult {
     let shared = Arc::new(Shared::new(BENCH_HASH_MB));
     let never = AtomicBool::new(false);
-    bench_until(depth, &shared, &never, report).unwrap_or(BenchResult { nodes: 0, ms: 0 })
+    bench_until(depth, &shared, &never, networks, report).unwrap_or(BenchResult { nodes: 0, ms: 0 })
 }
 
 /// `bench` on `shared`'s table (cleared before each position, so the count
 /// is the same as with a fresh one), given up (`None`) once `stopped` is
 /// set. Whoever sets `stopped` also sets `shared.stop`, to cut the search
-/// running.
+/// running. Every session plays its game's networks of `networks`.
 pub fn bench_until(
     depth: Option<i32>,
     shared: &Arc<Shared>,
     stopped: &AtomicBool,
+    networks: &Networks,
     report: &mut dyn FnMut(&str),
 ) -> Option<BenchResult> {
     let start = Instant::now();
     let mut total = 0;
     for suite in &BENCH {
-        let session = || new_session(suite.game);
+        let session = || new_session_with(suite.game, networks);
         total += bench_suite(suite, depth, shared, stopped, &session, report)?;
     }
     Some(BenchResult {
@@ -130,7 +132,7 @@ pub fn bench_until(
 }
 
 /// One game's part of `bench`, each position searched by a fresh session
-/// from `session` (`new_session` of the suite's game; a host that carries
+/// from `session` (`new_session_with` of the suite's game; a host that carries
 /// that game alone makes its own, `new_shaped_session`) to the suite's
 /// depth or `depth`. Reports a line per position and one for the game;
 /// returns the game's node count, `None` once `stopped` is set.

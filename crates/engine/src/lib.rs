@@ -1,6 +1,7 @@
 //! The engine facade: a game chosen by name at run time, its position and
-//! history, options, and `go`/`stop`/new game — with no knowledge of the text
-//! protocol, so the protocol loop and the web board share it.
+//! history, options, the networks its host loaded, and `go`/`stop`/new
+//! game — with no knowledge of the text protocol, so the protocol loop and
+//! the web board share it.
 //!
 //! - `session`: one game (the rules crate's `AnyGame`) with the search
 //!   driver of its type; `answer`: `go` as an ordered list of answerers.
@@ -26,7 +27,8 @@ mod transcript;
 pub use bench::{bench, bench_suite, bench_until, BenchResult, BenchSuite, BENCH, BENCH_HASH_MB};
 pub use error::{HashSizeError, OptionError};
 pub use options::{EngineOption, Kind, Options, OPTIONS};
-pub use session::{new_session, new_shaped_session, Session};
+pub use session::{new_session, new_session_with, new_shaped_session, Session};
+pub use stackfish_games::Networks;
 pub use stackfish_games::PositionError;
 pub use tables::{EndgameTables, LoadError, SharedTables, TableLoader};
 
@@ -101,10 +103,13 @@ pub fn allocate_shared(mb: usize) -> Result<Arc<Shared>, HashSizeError> {
 }
 
 /// What the program around the engine provides that this crate cannot: the
-/// reading of table files (`SiloTablePath`), which a browser build lacks.
-#[derive(Clone, Copy, Debug, Default)]
+/// reading of table files (`SiloTablePath`), which a browser build lacks,
+/// and the networks it loaded (`Networks::default()`: the built-in ones),
+/// which every session of the engine plays.
+#[derive(Clone, Debug, Default)]
 pub struct Host {
     pub table_loader: Option<TableLoader>,
+    pub networks: Networks,
 }
 
 /// The engine as a program drives it: one game, the options, and the table
@@ -139,7 +144,7 @@ impl Engine {
     }
 
     fn with_shared(host: Host, options: Options, shared: Arc<Shared>) -> Engine {
-        let session = match new_session(DEFAULT_GAME) {
+        let session = match new_session_with(DEFAULT_GAME, &host.networks) {
             Some(session) => session,
             None => unreachable!("the default game is registered"),
         };

@@ -11,7 +11,7 @@ use stackfish_search::params::{self, Param, PARAMS};
 
 use crate::error::OptionError;
 use crate::{
-    allocate_shared, new_session, Engine, SharedTables, DEFAULT_GAME, DEFAULT_HASH_MB,
+    allocate_shared, new_session_with, Engine, SharedTables, DEFAULT_GAME, DEFAULT_HASH_MB,
     DEFAULT_MOVE_OVERHEAD_MS, MAX_HASH_MB, MAX_LEVEL, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV,
     MAX_THREADS,
 };
@@ -256,9 +256,10 @@ fn set_game(engine: &mut Engine, value: Value<'_>) -> Result<Vec<String>, Option
             name: "Game".to_string(),
         });
     };
-    let session = new_session(name).ok_or_else(|| OptionError::UnknownGame {
-        value: name.to_string(),
-    })?;
+    let session =
+        new_session_with(name, &engine.host.networks).ok_or_else(|| OptionError::UnknownGame {
+            value: name.to_string(),
+        })?;
     engine.session = session;
     engine.shared.tt.clear();
     Ok(Vec::new())

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use stackfish_games::{
-    variants, with_variant, AnyGame, Game, PositionError, ShapedLine, VariantVisitor,
+    variants, with_variant, AnyGame, Game, Networks, PositionError, ShapedLine, VariantVisitor,
 };
 use stackfish_search::{Info, Shared};
 
@@ -20,11 +20,18 @@ pub struct Session {
     searcher: Box<dyn Searcher>,
 }
 
-/// A session for variant `name` at its start position.
+/// A session for variant `name` at its start position, playing the
+/// built-in networks.
 pub fn new_session(name: &str) -> Option<Session> {
+    new_session_with(name, &Networks::default())
+}
+
+/// A session for variant `name` at its start position, whose searches
+/// evaluate with its game's networks of `networks`.
+pub fn new_session_with(name: &str, networks: &Networks) -> Option<Session> {
     Some(Session {
         game: variants::new_game(name)?,
-        searcher: with_variant(name, NewSearcher)?,
+        searcher: with_variant(name, NewSearcher(networks))?,
     })
 }
 
@@ -33,13 +40,14 @@ pub fn new_session(name: &str) -> Option<Session> {
 /// for the variant `name`, but with the types fixed at compile time: a
 /// host that plays that one game (the StackAndConquer script plays
 /// Mixtour) then carries none of the other games and their networks.
+/// Plays the built-in networks.
 pub fn new_shaped_session<F: Game, G: Game<Variant = F::Variant>>(
     name: &'static str,
     variant: G::Variant,
 ) -> Session {
     Session {
         game: Box::new(ShapedLine::<F, G>::new(name, variant.clone())),
-        searcher: NewSearcher.visit_shaped::<F, G>(name, variant),
+        searcher: NewSearcher(&Networks::default()).visit_shaped::<F, G>(name, variant),
     }
 }
 
@@ -88,12 +96,14 @@ impl Session {
     }
 }
 
-struct NewSearcher;
+/// Makes the search driver of a variant's game type, with that game's
+/// networks of the set.
+struct NewSearcher<'a>(&'a Networks);
 
-impl VariantVisitor for NewSearcher {
+impl VariantVisitor for NewSearcher<'_> {
     type Output = Box<dyn Searcher>;
     fn visit<G: Game>(self, _name: &'static str, _variant: G::Variant) -> Box<dyn Searcher> {
-        Box::new(Driver::<G>::new())
+        Box::new(Driver::<G>::new(G::nets(self.0)))
     }
 
     fn visit_shaped<F: Game, G: Game<Variant = F::Variant>>(
@@ -101,6 +111,6 @@ impl VariantVisitor for NewSearcher {
         _name: &'static str,
         _variant: G::Variant,
     ) -> Box<dyn Searcher> {
-        Box::new(Shaped::<F, G>::Fast(Driver::new()))
+        Box::new(Shaped::<F, G>::new(self.0))
     }
 }

@@ -341,3 +341,66 @@ fn an_engine_can_start_with_a_table_of_its_own_size() {
         );
     }
 }
+
+/// The score `engine` gives `fen` at `go depth 3` (one thread, a new
+/// game with a cleared table, so that nothing of an earlier search counts).
+fn score_at_depth_3(engine: &mut Engine, fen: &str) -> i32 {
+    engine.new_game();
+    engine.set_position(Some(fen), &[]).unwrap();
+    engine.shared().arm();
+    let params = GoParams {
+        depth: Some(3),
+        ..GoParams::default()
+    };
+    match engine.go(&params, &mut |_| {}) {
+        BestMove::Move { score, .. } => score,
+        BestMove::GameOver(r) => panic!("no move: {r}"),
+    }
+}
+
+/// Two engines in one process, one with no network (the set
+/// `STACKFISH_NET=none` makes) and one with the built-in networks: each
+/// plays its own host's, in the game `setoption Game` chose too, and
+/// keeps them whatever the other plays in between (with the networks a
+/// process global, the second engine played the first one's).
+#[test]
+fn two_engines_in_one_process_play_their_own_networks() {
+    for (game, fen) in [
+        (
+            "mixtour",
+            "x3,11,x/x,22,x3/x5/x,2,2,x2/211,x3,1 1 15,15 0,0 1 b2",
+        ),
+        (
+            "focus",
+            "x4/x6/x2,1,x5/x3,12,x4/x4,221,x3/x8/x,2,x4/x4 1 3,1 2,4",
+        ),
+    ] {
+        let linear_host = Host {
+            networks: Networks::none(),
+            ..Host::default()
+        };
+        let mut linear = Engine::new(linear_host);
+        let mut built_in = Engine::new(Host::default());
+        for engine in [&mut linear, &mut built_in] {
+            engine.set_option("Game", Some(game)).unwrap();
+        }
+        let first = score_at_depth_3(&mut linear, fen);
+        let other = score_at_depth_3(&mut built_in, fen);
+        assert_ne!(first, other, "{game}: the network changes the score");
+        assert_eq!(score_at_depth_3(&mut linear, fen), first, "{game}");
+        // A session made afresh from the same networks agrees.
+        let mut session = new_session_with(game, &Networks::none()).unwrap();
+        session.set_position(Some(fen), &[]).unwrap();
+        let params = GoParams {
+            depth: Some(3),
+            ..GoParams::default()
+        };
+        let shared = allocate_shared(DEFAULT_HASH_MB).unwrap();
+        let again = session.go(&shared, &params, &Options::default(), &mut |_| {});
+        assert!(
+            matches!(again, BestMove::Move { score, .. } if score == first),
+            "{game}: {again:?}, {first}"
+        );
+        assert_eq!(score_at_depth_3(&mut built_in, fen), other, "{game}");
+    }
+}

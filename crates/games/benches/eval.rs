@@ -45,6 +45,7 @@ fn main() {
         .take_while(|a| *a != "--hidden")
         .find_map(|a| a.parse().ok())
         .unwrap_or(1);
+    let mut nets = nnue::Nets::default();
     if let Some(hidden) = number("--hidden") {
         let hidden = hidden as usize;
         let mut state = 7;
@@ -57,7 +58,7 @@ fn main() {
             0,
             vec![1; FEATURES],
         );
-        assert!(nnue::install(Some(net)), "a network that loads");
+        nets = nnue::Nets::before_built_in(net).expect("a network that loads");
     }
     let mut evaluations = 0u64;
     let mut sum = 0i64;
@@ -69,7 +70,7 @@ fn main() {
             let mut acc = <Mixtour as Game>::Eval::default();
             let mut next = acc.clone();
             if mode == "incremental" {
-                pos.eval_refresh(&mut acc);
+                pos.eval_refresh(&nets, &mut acc);
             }
             for _ in 0..PLIES {
                 if pos.outcome().is_over() {
@@ -78,11 +79,11 @@ fn main() {
                 match mode.as_str() {
                     "walk" => {}
                     "fresh" => {
-                        sum += black_box(&pos).evaluate() as i64;
+                        sum += nnue::evaluate(&nets, black_box(&pos)) as i64;
                         evaluations += 1;
                     }
                     "incremental" => {
-                        sum += black_box(&pos).evaluate_with(&acc) as i64;
+                        sum += black_box(&pos).evaluate_with(&nets, &acc) as i64;
                         evaluations += 1;
                     }
                     other => {
@@ -96,7 +97,7 @@ fn main() {
                 if mode == "incremental" {
                     let before = pos;
                     pos.play(mv);
-                    before.eval_update(mv, &pos, &acc, &mut next);
+                    before.eval_update(&nets, mv, &pos, &acc, &mut next);
                     std::mem::swap(&mut acc, &mut next);
                 } else {
                     pos.play(mv);

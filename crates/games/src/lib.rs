@@ -32,6 +32,7 @@ use std::sync::atomic::AtomicBool;
 pub use stackfish_nnue::{cpu, v3_fn};
 
 pub use line::{AnyGame, Line, NamedLine, PositionError, ShapedLine};
+pub use nnue::Networks;
 pub use perft::{perft, perft_divide, perft_with, PerftError};
 pub use variants::{variant_names, with_variant, VariantVisitor};
 
@@ -338,8 +339,21 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     fn move_bits(mv: Self::Move) -> u16;
 
     /// Static evaluation from the side to move's point of view, in centi-units
-    /// where 100 is roughly "a clear advantage"; far below the search's win score.
+    /// where 100 is roughly "a clear advantage"; far below the search's win
+    /// score. With the built-in networks (`Nets::default()`); the search
+    /// evaluates with the networks it is given (`evaluate_with`).
     fn evaluate(&self) -> i32;
+
+    /// What an evaluation reads besides the position: the networks it
+    /// plays. Owned by whoever evaluates (the search is given them, the
+    /// engine's session holds them) and passed down by reference, never a
+    /// process global. `Default`: the built-in ones; cheap to clone (a
+    /// shared list). `()` for a game without networks.
+    type Nets: Clone + Default + Send + Sync + 'static;
+
+    /// This game's networks of the set a host holds (`()` for a game
+    /// without networks).
+    fn nets(networks: &nnue::Networks) -> Self::Nets;
 
     /// What an evaluation keeps from a position for the positions after it
     /// (a network's accumulators), so that the search, which holds one per
@@ -347,27 +361,31 @@ pub trait Game: Clone + Send + Sync + fmt::Debug + 'static {
     /// from scratch.
     type Eval: Clone + Default + Send + 'static;
 
-    /// Sets `state` for this position from scratch.
-    fn eval_refresh(&self, state: &mut Self::Eval) {
-        let _ = state;
+    /// Sets `state` for this position from scratch, for `nets`.
+    fn eval_refresh(&self, nets: &Self::Nets, state: &mut Self::Eval) {
+        let _ = (nets, state);
     }
 
     /// Sets `child_state` for `child`, which is this position after `mv`,
-    /// from `state`, this position's.
+    /// from `state`, this position's (both for `nets`).
     fn eval_update(
         &self,
+        nets: &Self::Nets,
         mv: Self::Move,
         child: &Self,
         state: &Self::Eval,
         child_state: &mut Self::Eval,
     ) {
-        let _ = (mv, child, state, child_state);
+        let _ = (nets, mv, child, state, child_state);
     }
 
-    /// `evaluate` with the help of `state`, kept for this position by
-    /// `eval_refresh` and `eval_update`: always the very same value.
-    fn evaluate_with(&self, state: &Self::Eval) -> i32 {
-        let _ = state;
+    /// The evaluation with `nets`, with the help of `state`, kept for this
+    /// position by `eval_refresh` and `eval_update` with the same `nets`:
+    /// always the very same value as from scratch. With the built-in
+    /// networks, `evaluate`'s value; by default (a game without networks)
+    /// `evaluate`.
+    fn evaluate_with(&self, nets: &Self::Nets, state: &Self::Eval) -> i32 {
+        let _ = (nets, state);
         self.evaluate()
     }
 

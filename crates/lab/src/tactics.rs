@@ -16,7 +16,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use stackfish_engine::{self as engine, BestMove, GoParams, Options};
+use stackfish_engine::{self as engine, BestMove, GoParams, Networks, Options};
 use stackfish_games::mixtour::{Mixtour, MixtourVariant};
 use stackfish_games::{find_legal, Game};
 use stackfish_search::proof::{surviving_moves, winning_moves, wins_within};
@@ -214,13 +214,14 @@ pub struct Score {
 }
 
 /// Runs the engine (one thread, a fresh game and a 16 MB table per
-/// position) on every tactic with `params` as the `go` limits.
-pub fn run(suite: &[Tactic], params: &GoParams) -> Score {
+/// position) on every tactic with `params` as the `go` limits, playing
+/// Mixtour's networks of `networks`.
+pub fn run(suite: &[Tactic], params: &GoParams, networks: &Networks) -> Score {
     let shared = Arc::new(Shared::new(engine::BENCH_HASH_MB));
     let options = Options::default();
     let mut score = Score::default();
     for t in suite {
-        let Some(mut session) = engine::new_session("mixtour") else {
+        let Some(mut session) = engine::new_session_with("mixtour", networks) else {
             break;
         };
         shared.tt.clear();

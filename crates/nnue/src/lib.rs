@@ -16,6 +16,6 @@ mod network;
 pub mod simd;
 
 pub use network::{
-    game_of, Accumulator, Delta, Layout, Network, NetworkError, Networks, HEADER_BYTES, MAX_ACTIVE,
+    game_of, Accumulator, Delta, Layout, Network, NetworkError, HEADER_BYTES, MAX_ACTIVE,
     MAX_CHANGED, MAX_HIDDEN, QA, QB, VERSION,
 };

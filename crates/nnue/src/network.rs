@@ -1,9 +1,10 @@
 //! A network, its file and its kept sums: the file format (a header
 //! naming the game and the shape, then the weights), the check that the
 //! integer sums cannot overflow, the quantized forward pass, the first
-//! layer's sums kept per ply, and the list of networks a process plays. A
-//! game says what its inputs are through `Layout` and the closures it
-//! hands to `Network::refresh` and `Network::update`.
+//! layer's sums kept per ply. A game says what its inputs are through
+//! `Layout` and the closures it hands to `Network::refresh` and
+//! `Network::update`; which networks an evaluation plays is its caller's
+//! (each game's `Nets`).
 //!
 //! A network: one hidden layer over sparse inputs (each an input that is
 //! on or off, from the side to move's view), clipped to [0, 1], plus linear
@@ -15,7 +16,6 @@
 
 use std::marker::PhantomData;
 use std::ops::Range;
-use std::sync::OnceLock;
 
 use std::fmt;
 
@@ -632,50 +632,5 @@ impl Accumulator {
     #[inline]
     pub fn invalidate(&mut self) {
         self.valid = false;
-    }
-}
-
-/// The networks a process plays for one game: the built-in ones, or one
-/// `install`ed before them.
-pub struct Networks<L> {
-    list: OnceLock<Vec<Network<L>>>,
-    built_in: &'static [&'static [u8]],
-}
-
-impl<L: Layout> Networks<L> {
-    pub const fn new(built_in: &'static [&'static [u8]]) -> Networks<L> {
-        Networks {
-            list: OnceLock::new(),
-            built_in,
-        }
-    }
-
-    fn built_in(&self) -> Vec<Network<L>> {
-        self.built_in
-            .iter()
-            .filter_map(|b| Network::from_bytes(b).ok())
-            .collect()
-    }
-
-    /// The networks in order: the one `install`ed, then the built-in ones.
-    #[inline]
-    pub fn get(&self) -> &[Network<L>] {
-        self.list.get_or_init(|| self.built_in())
-    }
-
-    /// Puts `net` before the built-in networks for the rest of the process
-    /// (`None`: no network at all, the linear evaluation everywhere), so
-    /// that a trained network is played without a rebuild. Only before the
-    /// first evaluation, and only a network that passes `Network::check`:
-    /// false, and nothing changes, otherwise.
-    pub fn install(&self, net: Option<Network<L>>) -> bool {
-        if net.as_ref().is_some_and(|n| n.check().is_err()) {
-            return false;
-        }
-        let list = match net {
-            Some(net) => std::iter::once(net).chain(self.built_in()).collect(),
-            None => Vec::new(),
-        };
-        self.list.set(list).is_ok()
     }
 }

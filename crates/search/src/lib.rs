@@ -137,7 +137,7 @@ impl Heuristics {
 }
 
 /// Options of one search call.
-pub struct SearchParams<'a, M> {
+pub struct SearchParams<'a, G: Game> {
     pub limits: &'a Limits,
     pub move_overhead_ms: u64,
     pub threads: usize,
@@ -147,7 +147,10 @@ pub struct SearchParams<'a, M> {
     pub multipv: usize,
     /// `go searchmoves`: only these root moves are searched; empty means
     /// all. Moves that are not legal are ignored; if none is, all are searched.
-    pub root_moves: &'a [M],
+    pub root_moves: &'a [G::Move],
+    /// The networks the evaluation reads (`G::Nets::default()`: the
+    /// built-in ones), owned by the caller.
+    pub nets: &'a G::Nets,
 }
 
 /// The result of `search`.
@@ -171,7 +174,7 @@ pub fn search<G: Game>(
     history: &[u64],
     shared: &Arc<Shared>,
     heuristics: &mut [Heuristics],
-    params: &SearchParams<G::Move>,
+    params: &SearchParams<G>,
     report: &mut dyn FnMut(&Info),
 ) -> Option<SearchResult<G::Move>> {
     let deadline = Deadline::new(params.limits, params.move_overhead_ms);
@@ -201,12 +204,14 @@ pub fn search<G: Game>(
         1
     };
     let (main_heur, helper_heur) = heuristics.split_at_mut(1);
-    let limits = params.limits;
+    let (limits, nets) = (params.limits, params.nets);
     let shared_ref = &**shared;
     let mut result = seam::with_helpers(
         helper_heur.iter_mut().take(threads - 1),
         |i, heur| {
-            let mut t = Thread::<G>::new(root, shared_ref, deadline, limits, false, heur, history);
+            let mut t = Thread::<G>::new(
+                root, shared_ref, deadline, limits, nets, false, heur, history,
+            );
             t.root_allowed = allowed.clone();
             // Helpers search every other depth, staggered, so they run
             // ahead of the main thread and fill the table for it instead
@@ -226,6 +231,7 @@ pub fn search<G: Game>(
                 shared_ref,
                 deadline,
                 limits,
+                nets,
                 true,
                 &mut main_heur[0],
                 history,
@@ -348,7 +354,9 @@ mod tests;
 /// Every root move (of `only`, if it names any legal one) with its score from
 /// a full-window search to `limits.depth` (for the weaker levels, which
 /// choose among them), and the nodes searched. Stops early, keeping the moves
-/// scored so far, when the limits or the stop flag say so.
+/// scored so far, when the limits or the stop flag say so. Evaluates with
+/// `nets`, as `SearchParams::nets`.
+#[allow(clippy::too_many_arguments)]
 pub fn root_scores<G: Game>(
     root: &G,
     history: &[u64],
@@ -357,10 +365,13 @@ pub fn root_scores<G: Game>(
     limits: &Limits,
     move_overhead_ms: u64,
     only: &[G::Move],
+    nets: &G::Nets,
 ) -> (Vec<(G::Move, i32)>, u64) {
     let deadline = Deadline::new(limits, move_overhead_ms);
     shared.tt.new_search();
-    let mut t = Thread::<G>::new(root, shared, deadline, limits, true, heuristics, history);
+    let mut t = Thread::<G>::new(
+        root, shared, deadline, limits, nets, true, heuristics, history,
+    );
     let depth = limits.depth.unwrap_or(1).max(1);
     let mut moves = Vec::new();
     root.generate_moves(&mut moves);

@@ -103,6 +103,8 @@ pub(crate) struct Thread<'a, G: Game> {
     pub(crate) shared: &'a Shared,
     pub(crate) deadline: Deadline,
     pub(crate) limits: &'a Limits,
+    /// The networks every evaluation of this search reads.
+    pub(crate) nets: &'a G::Nets,
     pub(crate) main: bool,
     pub(crate) heur: &'a mut Heuristics,
     /// Repetition keys of the game before the root, then of the search path.
@@ -164,9 +166,9 @@ impl<G: Game> Thread<'_, G> {
         match (parent, self.made[ply]) {
             (Some(parent), Some(mv)) if ply > 0 => {
                 let (done, next) = self.evals.split_at_mut(ply);
-                parent.eval_update(mv, pos, &done[ply - 1], &mut next[0]);
+                parent.eval_update(self.nets, mv, pos, &done[ply - 1], &mut next[0]);
             }
-            _ => pos.eval_refresh(&mut self.evals[ply]),
+            _ => pos.eval_refresh(self.nets, &mut self.evals[ply]),
         }
         self.eval_ready[ply] = true;
     }
@@ -341,7 +343,7 @@ impl<G: Game> Thread<'_, G> {
             && beta.abs() < WIN_BOUND
         {
             self.ensure_eval(pos, parent, ply);
-            let eval = pos.evaluate_with(&self.evals[ply]);
+            let eval = pos.evaluate_with(self.nets, &self.evals[ply]);
             if eval - p::rfp_margin(self.profile) * depth >= beta && !pos.threatened() {
                 return eval;
             }
@@ -356,7 +358,7 @@ impl<G: Game> Thread<'_, G> {
         {
             if let Some(null) = pos.null_move() {
                 self.ensure_eval(pos, parent, ply);
-                if pos.evaluate_with(&self.evals[ply]) >= beta {
+                if pos.evaluate_with(self.nets, &self.evals[ply]) >= beta {
                     let mut child = pos.clone();
                     child.play(null);
                     self.enter_child(null, ply);
@@ -526,7 +528,7 @@ impl<G: Game> Thread<'_, G> {
         }
         self.ensure_eval(pos, parent, ply);
         let stand = pos
-            .evaluate_with(&self.evals[ply])
+            .evaluate_with(self.nets, &self.evals[ply])
             .clamp(-EVAL_LIMIT + 1, EVAL_LIMIT - 1);
         // Standing pat assumes the side to move could do nothing at all;
         // facing a win in one, it must parry, and a position where no move
@@ -672,12 +674,14 @@ impl<G: Game> Thread<'_, G> {
 
 impl<'a, G: Game> Thread<'a, G> {
     /// A thread's search state for `root`, with the game's repetition keys
-    /// before it (`history`).
+    /// before it (`history`), evaluating with `nets`.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         root: &G,
         shared: &'a Shared,
         deadline: Deadline,
         limits: &'a Limits,
+        nets: &'a G::Nets,
         main: bool,
         heur: &'a mut Heuristics,
         history: &[u64],
@@ -686,6 +690,7 @@ impl<'a, G: Game> Thread<'a, G> {
             shared,
             deadline,
             limits,
+            nets,
             main,
             heur,
             keys: history.to_vec(),

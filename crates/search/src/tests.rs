@@ -56,6 +56,7 @@ fn run_lines(
         exact: strict,
         multipv,
         root_moves,
+        nets: &Default::default(),
     };
     let mut infos = Vec::new();
     let r = search(
@@ -252,6 +253,7 @@ fn repetition_with_the_game_history_is_a_draw() {
             &depth(d),
             10, // the engine's default MoveOverhead; the limit is a depth
             &[],
+            &Default::default(),
         );
         let d1e1 = find_legal(&p, "d1e1").unwrap();
         let (_, score) = scores.iter().find(|(m, _)| *m == d1e1).expect("scored");
@@ -277,6 +279,7 @@ fn a_search_on_two_threads_returns_a_legal_move() {
         exact: false,
         multipv: 1,
         root_moves: &[],
+        nets: &Default::default(),
     };
     let r = search(
         &p,

@@ -13,7 +13,9 @@ use std::time::{Duration, Instant};
 use stackfish_board::{Finish, Job, JobLimit, Report};
 use stackfish_client::engine::{spawn_process, Engine, Logger, SearchError, StartError};
 use stackfish_client::spec::{EngineSpec, Timeouts, DEFAULT_TIME_MARGIN_MS, MOVE_GRACE_MS};
-use stackfish_engine::{self as engine, BestMove, GoParams, Options, Session, SharedTables};
+use stackfish_engine::{
+    self as engine, BestMove, GoParams, Networks, Options, Session, SharedTables,
+};
 
 use super::error::{EngineError, RosterError};
 use stackfish_search::Shared;
@@ -42,6 +44,8 @@ pub struct Roster {
     timeouts: Timeouts,
     /// The Silo tables stackfish answers a review's searches from.
     tables: Option<SharedTables>,
+    /// The networks stackfish plays.
+    networks: Networks,
 }
 
 impl Roster {
@@ -80,6 +84,7 @@ impl Roster {
             specs,
             timeouts,
             tables: None,
+            networks: Networks::default(),
         })
     }
 
@@ -87,6 +92,12 @@ impl Roster {
     /// from `tables`.
     pub fn with_tables(mut self, tables: Option<SharedTables>) -> Roster {
         self.tables = tables;
+        self
+    }
+
+    /// stackfish plays `networks` (the built-in ones by default).
+    pub fn with_networks(mut self, networks: Networks) -> Roster {
+        self.networks = networks;
         self
     }
 
@@ -128,7 +139,8 @@ impl Roster {
     /// their first search).
     pub fn searcher(&self, name: &str) -> Option<Box<dyn Searcher>> {
         if name == BUILTIN {
-            return Some(Box::new(Builtin::new(self.tables.clone())));
+            let (tables, networks) = (self.tables.clone(), self.networks.clone());
+            return Some(Box::new(Builtin::new(tables, networks)));
         }
         let spec = self.specs.iter().find(|s| s.name == name)?;
         Some(Box::new(External::new(spec, self.timeouts)))
@@ -164,15 +176,18 @@ struct Builtin {
     round: Option<u64>,
     /// The endgame tables of the server, for the searches that ask.
     tables: Option<SharedTables>,
+    /// The networks every session plays.
+    networks: Networks,
 }
 
 impl Builtin {
-    fn new(tables: Option<SharedTables>) -> Builtin {
+    fn new(tables: Option<SharedTables>, networks: Networks) -> Builtin {
         Builtin {
             session: None,
             shared: Arc::new(Shared::new(HASH_MB)),
             round: None,
             tables,
+            networks,
         }
     }
 }
@@ -186,7 +201,8 @@ impl Searcher for Builtin {
     ) -> Result<Finish, EngineError> {
         let mut session = match self.session.take() {
             Some(s) if s.variant() == job.variant => s,
-            _ => engine::new_session(job.variant).ok_or(EngineError::Unplayed(job.variant))?,
+            _ => engine::new_session_with(job.variant, &self.networks)
+                .ok_or(EngineError::Unplayed(job.variant))?,
         };
         if self.round != Some(job.round) || job.fresh {
             // Fresh heuristics and a new level seed for each game (and a

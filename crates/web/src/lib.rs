@@ -67,6 +67,9 @@ pub struct ServeOptions {
     pub roster: Roster,
     /// `--silo-tables`: the Silo tables the explorer shows.
     pub silo_tables: Option<TableSet>,
+    /// The networks stackfish plays (`STACKFISH_NET`; the built-in ones
+    /// by default).
+    pub networks: stackfish_engine::Networks,
 }
 
 /// A running server: the runtime, the listening task and the game.
@@ -120,7 +123,11 @@ impl WebServer {
             folder: std::path::PathBuf::from("--silo-tables"),
             set: Arc::new(SiloTables(Arc::clone(t), Mutex::default())),
         });
-        let board_host = NativeHost::new(options.roster.with_tables(shared), metrics.clone());
+        let roster = options
+            .roster
+            .with_tables(shared)
+            .with_networks(options.networks);
+        let board_host = NativeHost::new(roster, metrics.clone());
         let changes = board_host.subscribe();
         let explorer = tables.map(|t| {
             Box::new(explorer::TablesExplorer::new(t)) as Box<dyn stackfish_board::Explorer>

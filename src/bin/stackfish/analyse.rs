@@ -19,6 +19,8 @@ pub(crate) struct AnalyseSettings {
     pub hash: usize,
     pub silo_tables: Option<std::path::PathBuf>,
     pub json: bool,
+    /// The networks the searches play (`STACKFISH_NET`).
+    pub networks: stackfish::game::Networks,
 }
 
 /// Exit status of a run stopped by Ctrl-C or SIGTERM (128 + SIGINT).
@@ -71,6 +73,7 @@ impl AnalyseSink {
 fn analyse_engine(settings: &AnalyseSettings) -> Result<stackfish::engine::Engine, Failure> {
     let host = stackfish::engine::Host {
         table_loader: Some(stackfish_engine_tables::load),
+        networks: settings.networks.clone(),
     };
     let mut engine = stackfish::engine::Engine::with_hash_mb(host, settings.hash)
         .map_err(|e| Failure::bad_input(format!("--hash {}: {e}", settings.hash)))?;

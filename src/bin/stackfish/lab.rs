@@ -90,6 +90,7 @@ pub(crate) fn tactics(
     generate: &[std::path::PathBuf],
     max_win: u32,
     max_save: u32,
+    networks: &stackfish::game::Networks,
 ) -> Result<(), Failure> {
     use stackfish::tactics;
     if !generate.is_empty() {
@@ -118,7 +119,7 @@ pub(crate) fn tactics(
             ..Default::default()
         },
     };
-    let score = tactics::run(&positions, &params);
+    let score = tactics::run(&positions, &params, networks);
     for (t, played) in &score.missed {
         println!("missed: {t} ; played {played}");
     }

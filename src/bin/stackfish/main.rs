@@ -54,7 +54,7 @@ fn main() -> ExitCode {
 /// scheduled before the check.
 #[inline(never)]
 fn start() -> ExitCode {
-    use_network_of_environment();
+    let networks = networks_of_environment();
     let parsed = Cli::command()
         .try_get_matches()
         .and_then(|m| Ok((Cli::from_arg_matches(&m)?, m)));
@@ -62,10 +62,15 @@ fn start() -> ExitCode {
         Ok(parsed) => parsed,
         Err(e) => return STACKFISH.usage(e),
     };
-    STACKFISH.exit(run(cli, &matches).map(|()| 0))
+    STACKFISH.exit(run(cli, &matches, &networks).map(|()| 0))
 }
 
-fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
+/// Runs the command; every search of it plays `networks`.
+fn run(
+    cli: Cli,
+    matches: &clap::ArgMatches,
+    networks: &stackfish::game::Networks,
+) -> Result<(), Failure> {
     match cli.command {
         Some(Command::Perft {
             depth,
@@ -81,10 +86,10 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             print!("{report}");
         }
         Some(Command::Apbot(args)) => {
-            stackfish::apbot::main(&args).map_err(|e| Failure::new(e.exit_code(), e))?
+            stackfish::apbot::main(&args, networks).map_err(|e| Failure::new(e.exit_code(), e))?
         }
         Some(Command::Bench { depth }) => {
-            let result = stackfish::engine::bench(depth, &mut |line| println!("{line}"));
+            let result = stackfish::engine::bench(depth, networks, &mut |line| println!("{line}"));
             println!("{}", result.summary());
         }
         Some(Command::Tune {
@@ -108,6 +113,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             let options = stackfish::web::ServeOptions {
                 roster,
                 silo_tables,
+                networks: networks.clone(),
             };
             let server = stackfish::web::WebServer::start_with(&host, port, options)
                 .map_err(Failure::bad_input)?;
@@ -132,7 +138,9 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
             max_save,
         }) => {
             let suite = suite.unwrap_or_else(|| stackfish::data::file(TACTICS_SUITE));
-            tactics(&suite, movetime, nodes, &generate, max_win, max_save)?
+            tactics(
+                &suite, movetime, nodes, &generate, max_win, max_save, networks,
+            )?
         }
         Some(Command::Datagen {
             out,
@@ -155,6 +163,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
                 threads,
                 random_plies: (min_random, max_random),
                 seed,
+                networks: networks.clone(),
                 ..Default::default()
             };
             if let Some(spec) = &shard {
@@ -203,6 +212,7 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
                 hash,
                 silo_tables,
                 json,
+                networks: networks.clone(),
             };
             return analyse(input, game, &settings, out.as_deref());
         }
@@ -320,7 +330,8 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
         }
         None => {
             let stdin = std::io::stdin();
-            stackfish::protocol::run(std::io::BufReader::new(stdin), std::io::stdout());
+            let input = std::io::BufReader::new(stdin);
+            stackfish::protocol::run(networks.clone(), input, std::io::stdout());
         }
     }
     Ok(())
@@ -329,42 +340,31 @@ fn run(cli: Cli, matches: &clap::ArgMatches) -> Result<(), Failure> {
 /// The largest network file read (today's is well under 1 MB).
 const MAX_NETWORK_BYTES: u64 = 64 << 20;
 
-/// `STACKFISH_NET=<file>` plays the network in that file instead of the
-/// built-in one of its game (the file's header names it: Mixtour or
-/// Focus), `STACKFISH_NET=none` the linear evaluations of every game (for
-/// measuring networks without a rebuild; docs/development.md). A file that
-/// does not read is reported and the built-in network kept.
-fn use_network_of_environment() {
-    use stackfish::game::{coinstack, mixtour};
+/// The networks every command plays: the built-in ones, or as
+/// `STACKFISH_NET` says. `STACKFISH_NET=<file>` plays the network in that
+/// file instead of the built-in one of its game (the file's header names
+/// it: Mixtour or Focus), `STACKFISH_NET=none` the linear evaluations of
+/// every game (for measuring networks without a rebuild;
+/// docs/development.md). A file that does not read is reported and the
+/// built-in networks kept.
+fn networks_of_environment() -> stackfish::game::Networks {
+    use stackfish::game::Networks;
     let Some(value) = std::env::var_os("STACKFISH_NET") else {
-        return;
+        return Networks::default();
     };
     if value == "none" {
-        mixtour::nnue::install(None);
-        coinstack::nnue::install(None);
-        return;
+        return Networks::none();
     }
     let read = stackfish::stackandconquer::fs::read_regular(value.as_ref(), MAX_NETWORK_BYTES)
         .map_err(|e| e.to_string())
-        .and_then(|bytes| {
-            // A Focus file is Focus's; any other is read (and refused, with
-            // the reason) as Mixtour's.
-            if stackfish::nnue::game_of(&bytes).as_deref() == Some("focus") {
-                coinstack::nnue::Network::from_bytes(&bytes)
-                    .map(|net| coinstack::nnue::install(Some(net)))
-            } else {
-                mixtour::nnue::Network::from_bytes(&bytes)
-                    .map(|net| mixtour::nnue::install(Some(net)))
-            }
-            .map_err(|e| e.to_string())
-        });
-    match read {
-        Ok(_) => {}
-        Err(e) => eprintln!(
+        .and_then(|bytes| Networks::read(&bytes).map_err(|e| e.to_string()));
+    read.unwrap_or_else(|e| {
+        eprintln!(
             "stackfish: STACKFISH_NET={}: {e}; playing the built-in network",
             value.to_string_lossy()
-        ),
-    }
+        );
+        Networks::default()
+    })
 }
 
 /// The text of a file named on the command line, or the failure

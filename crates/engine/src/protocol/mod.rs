@@ -235,7 +235,8 @@ impl Job {
                 None => vec!["info string perft stopped; no total".to_string()],
             },
             Job::Bench(depth, shared) => {
-                match crate::bench_until(depth, &shared, stopped, &mut |l| out.line(l)) {
+                let networks = &engine.host.networks;
+                match crate::bench_until(depth, &shared, stopped, networks, &mut |l| out.line(l)) {
                     Some(result) => vec![result.summary()],
                     None => vec!["info string bench stopped; no total".to_string()],
                 }

@@ -584,6 +584,10 @@ impl Game for Castle {
         crate::cpu::fast!(eval::evaluate(self))
     }
 
+    type Nets = ();
+
+    fn nets(_: &crate::Networks) {}
+
     type Eval = ();
 
     /// Captures and moves onto the enemy key.

@@ -564,29 +564,36 @@ impl Game for CoinStack {
     }
 
     fn evaluate(&self) -> i32 {
-        crate::cpu::fast!(nnue::evaluate(self))
+        crate::cpu::fast!(nnue::evaluate(nnue::Nets::built_in(), self))
+    }
+
+    type Nets = nnue::Nets;
+
+    fn nets(networks: &crate::Networks) -> Self::Nets {
+        networks.focus()
     }
 
     type Eval = nnue::Accumulator;
 
-    fn eval_refresh(&self, state: &mut nnue::Accumulator) {
-        nnue::refresh(self, state);
+    fn eval_refresh(&self, nets: &nnue::Nets, state: &mut nnue::Accumulator) {
+        nnue::refresh(nets, self, state);
     }
 
     #[inline]
     fn eval_update(
         &self,
+        nets: &nnue::Nets,
         mv: Move,
         child: &Self,
         state: &nnue::Accumulator,
         child_state: &mut nnue::Accumulator,
     ) {
-        crate::cpu::fast!(nnue::update(self, mv, child, state, child_state));
+        crate::cpu::fast!(nnue::update(nets, self, mv, child, state, child_state));
     }
 
     #[inline]
-    fn evaluate_with(&self, state: &nnue::Accumulator) -> i32 {
-        crate::cpu::fast!(nnue::evaluate_with(self, state))
+    fn evaluate_with(&self, nets: &nnue::Nets, state: &nnue::Accumulator) -> i32 {
+        crate::cpu::fast!(nnue::evaluate_with(nets, self, state))
     }
 
     /// A move or drop that makes the destination higher than five trims it,

@@ -20,7 +20,7 @@
 //! child's sums are its parent's plus and minus at most eight rows of the
 //! paired table, in one pass for both views.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 #[cfg(test)]
 use super::eval::features;
@@ -98,20 +98,76 @@ pub type Network = stackfish_nnue::Network<FocusNet>;
 /// how it was made, tournaments/log.md what it gained).
 const BUILT_IN: [&[u8]; 1] = [include_bytes!("net-focus.bin")];
 
-static NETWORKS: stackfish_nnue::Networks<FocusNet> = stackfish_nnue::Networks::new(&BUILT_IN);
+/// The network a Focus evaluation reads (`Game::Nets`), if any, with its
+/// layout for the search (`Paired`), made once when the network is
+/// given. `Default`: the built-in one; cheap to clone (one layout shared).
+#[derive(Clone)]
+pub struct Nets(Option<Arc<Laid>>);
 
-/// The network Focus is evaluated by: the one `install`ed, else the
-/// built-in one.
-#[inline]
-pub fn network() -> Option<&'static Network> {
-    NETWORKS.get().first()
+/// A network and its layout for the search.
+struct Laid {
+    network: Network,
+    paired: Paired,
 }
 
-/// Puts `net` before the built-in network for the rest of the process
-/// (`None`: no network, the weighted features): only before the first
-/// evaluation, and only a network that passes `Network::check`.
-pub fn install(net: Option<Network>) -> bool {
-    NETWORKS.install(net)
+impl Nets {
+    /// The network compiled in (`BUILT_IN`), decoded and laid out at the
+    /// first use: constant data, as a table is.
+    pub fn built_in() -> &'static Nets {
+        static BUILT_IN_NETS: OnceLock<Nets> = OnceLock::new();
+        BUILT_IN_NETS.get_or_init(|| {
+            let first = BUILT_IN.iter().find_map(|b| Network::from_bytes(b).ok());
+            first.map_or_else(Nets::none, Nets::laid)
+        })
+    }
+
+    /// No network: the weighted features.
+    pub fn none() -> Nets {
+        Nets(None)
+    }
+
+    /// Focus evaluated by `net` instead of the built-in network: a trained
+    /// network played without a rebuild. Only a network that passes
+    /// `Network::check` (every one `from_bytes` reads): its error
+    /// otherwise.
+    pub fn new(net: Network) -> Result<Nets, NetworkError> {
+        net.check()?;
+        Ok(Nets::laid(net))
+    }
+
+    /// `net`, checked, with its layout for the search.
+    fn laid(net: Network) -> Nets {
+        let paired = Paired::new(&net);
+        Nets(Some(Arc::new(Laid {
+            network: net,
+            paired,
+        })))
+    }
+
+    /// The network, if there is one.
+    pub fn network(&self) -> Option<&Network> {
+        self.0.as_deref().map(|laid| &laid.network)
+    }
+
+    /// The network laid out for the search, if there is one.
+    #[inline(always)]
+    fn paired(&self) -> Option<&Paired> {
+        self.0.as_deref().map(|laid| &laid.paired)
+    }
+}
+
+impl Default for Nets {
+    fn default() -> Nets {
+        Nets::built_in().clone()
+    }
+}
+
+impl std::fmt::Debug for Nets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("Nets")
+            .field(&self.network().map(Network::hidden))
+            .finish()
+    }
 }
 
 /// Whether the network knows this kind of position: Focus, not Coin Stack.
@@ -183,22 +239,13 @@ pub fn active(pos: &CoinStack, out: &mut [u16; MAX_ACTIVE]) -> usize {
     inputs(pos, pos.side_to_move(), out)
 }
 
-/// The network of `pos` laid out for the search, if a network evaluates
-/// it.
+/// The network of `nets` laid out for the search, if it evaluates `pos`.
 #[inline(always)]
-fn paired_of(pos: &CoinStack) -> Option<&'static Paired> {
+fn paired_of<'n>(nets: &'n Nets, pos: &CoinStack) -> Option<&'n Paired> {
     if crate::ablate::ABLATED.is_some() || !applies(pos) {
         return None;
     }
-    paired()
-}
-
-/// The network the search plays, laid out as `Paired`: built from
-/// `network()` at the first evaluation.
-#[inline(always)]
-fn paired() -> Option<&'static Paired> {
-    static PAIRED: OnceLock<Option<Paired>> = OnceLock::new();
-    PAIRED.get_or_init(|| network().map(Paired::new)).as_ref()
+    nets.paired()
 }
 
 /// A Focus network laid out for the search, so that a move costs one pass
@@ -464,11 +511,12 @@ pub fn linear_part(weights: &[i32]) -> Vec<i64> {
         .collect()
 }
 
-/// The evaluation of `pos` (`Game::evaluate`): the network's where it
-/// applies (Focus), the weighted features (`eval::linear`) elsewhere.
+/// The evaluation of `pos` (`Game::evaluate`): the network's of `nets`
+/// where it applies (Focus), the weighted features (`eval::linear`)
+/// elsewhere.
 #[inline(always)]
-pub fn evaluate(pos: &CoinStack) -> i32 {
-    match network_value(pos) {
+pub fn evaluate(nets: &Nets, pos: &CoinStack) -> i32 {
+    match network_value(nets, pos) {
         Some(v) => v,
         None => linear(pos),
     }
@@ -477,21 +525,21 @@ pub fn evaluate(pos: &CoinStack) -> i32 {
 /// `evaluate` from the network's sums kept for `pos` by the search
 /// (`Game::evaluate_with`).
 #[inline]
-pub fn evaluate_with(pos: &CoinStack, acc: &Accumulator) -> i32 {
-    match network_value_with(pos, acc) {
+pub fn evaluate_with(nets: &Nets, pos: &CoinStack, acc: &Accumulator) -> i32 {
+    match network_value_with(nets, pos, acc) {
         Some(v) => v,
         None => linear(pos),
     }
 }
 
-/// The network's evaluation of `pos`, if a network evaluates it.
-pub fn network_value(pos: &CoinStack) -> Option<i32> {
-    Some(paired_of(pos)?.evaluate(pos))
+/// The evaluation of `nets`' network of `pos`, if it evaluates `pos`.
+pub fn network_value(nets: &Nets, pos: &CoinStack) -> Option<i32> {
+    Some(paired_of(nets, pos)?.evaluate(pos))
 }
 
 /// `acc` for `pos`, from scratch.
-pub fn refresh(pos: &CoinStack, acc: &mut Accumulator) {
-    match paired_of(pos) {
+pub fn refresh(nets: &Nets, pos: &CoinStack, acc: &mut Accumulator) {
+    match paired_of(nets, pos) {
         Some(p) => p.refresh(pos, acc),
         None => acc.invalidate(),
     }
@@ -501,26 +549,27 @@ pub fn refresh(pos: &CoinStack, acc: &mut Accumulator) {
 /// `pos`): the rows of the cells, reserves and captures the move changed.
 #[inline]
 pub fn update(
+    nets: &Nets,
     pos: &CoinStack,
     mv: Move,
     child: &CoinStack,
     acc: &Accumulator,
     out: &mut Accumulator,
 ) {
-    match paired_of(child) {
+    match paired_of(nets, child) {
         Some(p) if acc.is_valid() => p.update(pos, mv, child, acc, out),
         _ => out.invalidate(),
     }
 }
 
 /// The network's evaluation of `pos` from `acc`, kept for it by `refresh`
-/// and `update`; `None` where no network evaluates `pos`.
+/// and `update`; `None` where no network of `nets` evaluates `pos`.
 #[inline]
-pub fn network_value_with(pos: &CoinStack, acc: &Accumulator) -> Option<i32> {
+pub fn network_value_with(nets: &Nets, pos: &CoinStack, acc: &Accumulator) -> Option<i32> {
     if !acc.is_valid() {
         return None;
     }
-    Some(paired_of(pos)?.value(acc.sums(), pos.side_to_move()))
+    Some(paired_of(nets, pos)?.value(acc.sums(), pos.side_to_move()))
 }
 
 /// The input `input` of a position seen through symmetry `sym` (0..8) of
@@ -657,7 +706,8 @@ mod tests {
             let start = CoinStack::start(&variant);
             let valid = crate::nnue::check_engine_path(&start, 20, 120, seed);
             // Focus has a network in a build that ships one.
-            let networked = variant == CoinStackVariant::Focus && network().is_some();
+            let networked =
+                variant == CoinStackVariant::Focus && Nets::built_in().network().is_some();
             assert_eq!(valid > 1000, networked, "{variant:?}: {valid}");
             assert!(networked || valid == 0, "{variant:?}: {valid}");
         }
@@ -669,7 +719,7 @@ mod tests {
     fn the_built_in_network_loads_and_is_played() {
         let net = Network::from_bytes(BUILT_IN[0]).expect("net-focus.bin loads");
         assert_eq!((net.hidden(), net.has_linear()), (128, true));
-        assert_eq!(network(), Some(&net));
+        assert_eq!(Nets::built_in().network(), Some(&net));
     }
 
     #[test]
@@ -728,7 +778,8 @@ mod tests {
             Network::from_bytes(&other),
             Err(NetworkError::Scope { found: 2, .. })
         ));
-        let mixtour = crate::mixtour::nnue::network()
+        let mixtour = crate::mixtour::nnue::Nets::built_in()
+            .first()
             .expect("the Mixtour network")
             .to_bytes();
         assert_eq!(

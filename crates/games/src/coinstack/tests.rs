@@ -898,7 +898,7 @@ fn evaluation_is_the_weighted_sum_of_the_features() {
         assert_eq!(eval::linear(&pos), dot, "{}", pos.fen());
         // Coin Stack is evaluated by them; Focus by its network where one
         // is built in.
-        if v == CS || nnue::network().is_none() {
+        if v == CS || nnue::Nets::built_in().network().is_none() {
             assert_eq!(pos.evaluate(), dot, "{}", pos.fen());
         }
     }

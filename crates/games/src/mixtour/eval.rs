@@ -159,11 +159,11 @@ mod tests {
 
     #[test]
     fn an_opponent_tower_threat_lowers_the_evaluation() {
-        use crate::mixtour::nnue::evaluate;
+        use crate::Game;
         let quiet = pos("x5/x5/x5/x3,1,x/222,2,x3 1 5,5 0,0 1 -");
         let threat = pos("x5/x5/x5/x3,1,x/2222,2,x3 1 5,4 0,0 1 -");
         assert_eq!(features(&threat)[8], 1);
-        assert!(evaluate(&threat) < evaluate(&quiet));
+        assert!(threat.evaluate() < quiet.evaluate());
     }
 
     #[test]

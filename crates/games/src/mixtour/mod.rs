@@ -660,29 +660,36 @@ impl<B: Board> Game for Position<B> {
     }
 
     fn evaluate(&self) -> i32 {
-        crate::cpu::fast!(nnue::evaluate(self))
+        crate::cpu::fast!(nnue::evaluate(nnue::Nets::built_in(), self))
+    }
+
+    type Nets = nnue::Nets;
+
+    fn nets(networks: &crate::Networks) -> Self::Nets {
+        networks.mixtour()
     }
 
     type Eval = nnue::Accumulator;
 
-    fn eval_refresh(&self, state: &mut nnue::Accumulator) {
-        nnue::refresh(self, state);
+    fn eval_refresh(&self, nets: &nnue::Nets, state: &mut nnue::Accumulator) {
+        nnue::refresh(nets, self, state);
     }
 
     #[inline]
     fn eval_update(
         &self,
+        nets: &nnue::Nets,
         mv: Move<B>,
         child: &Self,
         state: &nnue::Accumulator,
         child_state: &mut nnue::Accumulator,
     ) {
-        nnue::update(self, mv, child, state, child_state);
+        nnue::update(nets, self, mv, child, state, child_state);
     }
 
     #[inline]
-    fn evaluate_with(&self, state: &nnue::Accumulator) -> i32 {
-        nnue::evaluate_with(self, state)
+    fn evaluate_with(&self, nets: &nnue::Nets, state: &nnue::Accumulator) -> i32 {
+        nnue::evaluate_with(nets, self, state)
     }
 
     #[inline(always)]

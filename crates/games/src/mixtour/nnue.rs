@@ -19,14 +19,16 @@
 //! The sums are 16-bit: `Network::check` refuses, when a network loads, any
 //! whose sums could leave that range, so they are exact.
 //!
-//! The file format, the integer forward pass, the accumulator kernels and
-//! the list of networks played are every game's (`stackfish_nnue`); this
-//! module says what the Mixtour inputs are.
+//! The file format, the integer forward pass and the accumulator kernels
+//! are every game's (`stackfish_nnue`); this module says what the Mixtour
+//! inputs are, and which networks an evaluation plays is its caller's
+//! (`Nets`, passed in; the built-in ones by default).
 
 use super::board::{Bits, Board};
 use super::eval::{features, linear, FEATURES};
 use super::{MoveKind, Position, Stack};
 use crate::{Game, Side};
+use std::sync::{Arc, OnceLock};
 
 pub const CELLS: usize = 25;
 /// Stacks of height 1 to 4: codes 2..=31 of `Stack` (sentinel bit on top).
@@ -95,34 +97,72 @@ pub fn covers(net: &Network, goal: u8) -> bool {
 /// made).
 const BUILT_IN: [&[u8]; 2] = [include_bytes!("net.bin"), include_bytes!("net-g23.bin")];
 
-static NETWORKS: stackfish_nnue::Networks<MixtourNet> = stackfish_nnue::Networks::new(&BUILT_IN);
+/// The networks a Mixtour evaluation reads (`Game::Nets`), in order: the
+/// first that covers a game's goal evaluates it. `Default`: the built-in
+/// ones; cheap to clone (one list shared).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Nets(Arc<[Network]>);
 
-/// The networks the evaluation uses, the first that covers a game's goal
-/// evaluating it: the one `install`ed, then the built-in ones.
-#[inline]
-pub fn networks() -> &'static [Network] {
-    NETWORKS.get()
+impl Nets {
+    /// The networks compiled in (`BUILT_IN`), decoded at the first use:
+    /// constant data, as a table is.
+    pub fn built_in() -> &'static Nets {
+        static BUILT_IN_NETS: OnceLock<Nets> = OnceLock::new();
+        BUILT_IN_NETS.get_or_init(|| {
+            Nets(
+                BUILT_IN
+                    .iter()
+                    .filter_map(|b| Network::from_bytes(b).ok())
+                    .collect(),
+            )
+        })
+    }
+
+    /// No network: the linear evaluation everywhere.
+    pub fn none() -> Nets {
+        Nets(Arc::from([]))
+    }
+
+    /// `net` before the built-in networks, so that it evaluates the goals
+    /// it covers: a trained network played without a rebuild. Only a
+    /// network that passes `Network::check` (every one `from_bytes`
+    /// reads): its error otherwise.
+    pub fn before_built_in(net: Network) -> Result<Nets, NetworkError> {
+        net.check()?;
+        let built_in = Nets::built_in().list().iter().cloned();
+        Ok(Nets(std::iter::once(net).chain(built_in).collect()))
+    }
+
+    /// The networks in order.
+    pub fn list(&self) -> &[Network] {
+        &self.0
+    }
+
+    /// The first of the list (the built-in one for the one-tower game).
+    pub fn first(&self) -> Option<&Network> {
+        self.0.first()
+    }
+
+    /// The network that evaluates games to `goal` points, if any.
+    #[inline]
+    pub fn for_goal(&self, goal: u8) -> Option<&Network> {
+        self.0.iter().find(|n| covers(n, goal))
+    }
 }
 
-/// The first of `networks` (the built-in one for the one-tower game).
-pub fn network() -> Option<&'static Network> {
-    networks().first()
+/// The goals and hidden units of each network (their weights are long).
+impl std::fmt::Debug for Nets {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.0.iter().map(|n| (n.scope, n.hidden())))
+            .finish()
+    }
 }
 
-/// The network that evaluates games to `goal` points, if any.
-#[inline]
-pub fn network_for(goal: u8) -> Option<&'static Network> {
-    networks().iter().find(|n| covers(n, goal))
-}
-
-/// Puts `net` before the built-in networks for the rest of the process,
-/// so that it evaluates the goals it covers (`None`: no network at all,
-/// the linear evaluation everywhere): a trained network is played without
-/// a rebuild. Only before the first evaluation, and only a network that
-/// passes `Network::check` (every one `from_bytes` reads): false, and
-/// nothing changes, otherwise.
-pub fn install(net: Option<Network>) -> bool {
-    NETWORKS.install(net)
+impl Default for Nets {
+    fn default() -> Nets {
+        Nets::built_in().clone()
+    }
 }
 
 /// Whether a network can know this kind of position: the full 5 x 5
@@ -204,13 +244,13 @@ pub fn symmetric_input(input: usize, sym: usize) -> usize {
     crate::nnue::symmetric_square(cell, 5, sym) * CODES + code
 }
 
-/// The evaluation of `pos` (`Game::evaluate`): the network's where it
-/// applies (the standard game) and no term is ablated; the weighted
-/// features (`eval::linear`) elsewhere.
+/// The evaluation of `pos` (`Game::evaluate`): the network's of `nets`
+/// where it applies (the standard game) and no term is ablated; the
+/// weighted features (`eval::linear`) elsewhere.
 #[inline(always)]
-pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
+pub fn evaluate<B: Board>(nets: &Nets, pos: &Position<B>) -> i32 {
     if crate::ablate::ABLATED.is_none() {
-        if let Some(v) = network_value(pos) {
+        if let Some(v) = network_value(nets, pos) {
             return v;
         }
     }
@@ -220,35 +260,36 @@ pub fn evaluate<B: Board>(pos: &Position<B>) -> i32 {
 /// `evaluate` from the network's sums kept for `pos` by the search
 /// (`Game::evaluate_with`).
 #[inline]
-pub fn evaluate_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> i32 {
-    match network_value_with(pos, acc) {
+pub fn evaluate_with<B: Board>(nets: &Nets, pos: &Position<B>, acc: &Accumulator) -> i32 {
+    match network_value_with(nets, pos, acc) {
         Some(v) => v,
-        None => evaluate(pos),
+        None => evaluate(nets, pos),
     }
 }
 
-/// The network's evaluation of `pos`, if there is a network and it applies.
-pub fn network_value<B: Board>(pos: &Position<B>) -> Option<i32> {
+/// The evaluation of `nets`' network of `pos`, if there is one and it
+/// applies.
+pub fn network_value<B: Board>(nets: &Nets, pos: &Position<B>) -> Option<i32> {
     if !applies(pos) {
         return None;
     }
-    let net = network_for(pos.goal())?;
+    let net = nets.for_goal(pos.goal())?;
     let mut inputs = [0u16; MAX_ACTIVE];
     let n = active(pos, &mut inputs);
     Some(net.evaluate_fast(&inputs[..n], &features(pos)))
 }
 
-/// The network to keep sums for, if it evaluates `pos`.
-fn network_of<B: Board>(pos: &Position<B>) -> Option<&'static Network> {
+/// The network of `nets` to keep sums for, if it evaluates `pos`.
+fn network_of<'n, B: Board>(nets: &'n Nets, pos: &Position<B>) -> Option<&'n Network> {
     if crate::ablate::ABLATED.is_some() || !applies(pos) {
         return None;
     }
-    network_for(pos.goal())
+    nets.for_goal(pos.goal())
 }
 
 /// `acc` for `pos`, from scratch.
-pub fn refresh<B: Board>(pos: &Position<B>, acc: &mut Accumulator) {
-    match network_of(pos) {
+pub fn refresh<B: Board>(nets: &Nets, pos: &Position<B>, acc: &mut Accumulator) {
+    match network_of(nets, pos) {
         Some(net) => refresh_on(net, pos, acc),
         None => acc.invalidate(),
     }
@@ -262,13 +303,14 @@ fn refresh_on<B: Board>(net: &Network, pos: &Position<B>, acc: &mut Accumulator)
 /// `out` for `child`, which is `pos` after `mv`, from `acc` (that of
 /// `pos`): the rows of the cells and reserves the move changed.
 pub fn update<B: Board>(
+    nets: &Nets,
     pos: &Position<B>,
     mv: super::Move<B>,
     child: &Position<B>,
     acc: &Accumulator,
     out: &mut Accumulator,
 ) {
-    match network_for(child.goal()) {
+    match nets.for_goal(child.goal()) {
         Some(net) if acc.is_valid() => update_on(net, pos, mv, child, acc, out),
         _ => out.invalidate(),
     }
@@ -316,11 +358,15 @@ fn update_on<B: Board>(
 /// The network's evaluation of `pos` from `acc`, kept for it by `refresh`
 /// and `update`; `None` where the network does not evaluate `pos`.
 #[inline]
-pub fn network_value_with<B: Board>(pos: &Position<B>, acc: &Accumulator) -> Option<i32> {
+pub fn network_value_with<B: Board>(
+    nets: &Nets,
+    pos: &Position<B>,
+    acc: &Accumulator,
+) -> Option<i32> {
     if !acc.is_valid() {
         return None;
     }
-    let net = network_for(pos.goal())?;
+    let net = nets.for_goal(pos.goal())?;
     Some(evaluate_on(net, pos, acc))
 }
 
@@ -436,9 +482,13 @@ mod tests {
             Mixtour::from_fen(&MixtourVariant::STANDARD, &format!("{board} 1 -")).unwrap();
         let five =
             Mixtour::from_fen(&MixtourVariant::FIVE_POINTS, &format!("{board} 5 -")).unwrap();
-        assert_eq!(network_value(&standard), Some(evaluate(&standard)));
-        assert_eq!(network_value(&five), None);
-        assert_eq!(evaluate(&five), super::super::eval::linear(&five));
+        let nets = Nets::built_in();
+        assert_eq!(
+            network_value(nets, &standard),
+            Some(evaluate(nets, &standard))
+        );
+        assert_eq!(network_value(nets, &five), None);
+        assert_eq!(evaluate(nets, &five), super::super::eval::linear(&five));
     }
 
     /// The built-in networks cover goals 1, 2 and 3, a network each, and
@@ -446,7 +496,7 @@ mod tests {
     /// scores as well: a point ahead is good for the side that has it.
     #[test]
     fn the_built_in_networks_cover_one_to_three_towers() {
-        let nets = networks();
+        let nets = Nets::built_in().list();
         assert_eq!(nets.len(), 2);
         assert!(covers(&nets[0], 1) && !covers(&nets[0], 2));
         assert!(covers(&nets[1], 2) && covers(&nets[1], 3) && !covers(&nets[1], 1));
@@ -457,8 +507,8 @@ mod tests {
             let even = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen("0,0")).unwrap();
             let ahead = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen("1,0")).unwrap();
             let (even, ahead) = (
-                network_value(&even).unwrap(),
-                network_value(&ahead).unwrap(),
+                network_value(Nets::built_in(), &even).unwrap(),
+                network_value(Nets::built_in(), &ahead).unwrap(),
             );
             assert!(ahead > even + 50, "goal {goal}: {ahead} {even}");
         }
@@ -475,7 +525,10 @@ mod tests {
             |side: u8| format!("x4,221/x,2,x3/x2,2221,x2/x3,2,x/2221,x4 {side} 17,10 0,0 1 -");
         let p1 = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen(1)).unwrap();
         let p2 = Mixtour::from_fen(&MixtourVariant::STANDARD, &fen(2)).unwrap();
-        let (to_move, waiting) = (network_value(&p1).unwrap(), network_value(&p2).unwrap());
+        let (to_move, waiting) = (
+            network_value(Nets::built_in(), &p1).unwrap(),
+            network_value(Nets::built_in(), &p2).unwrap(),
+        );
         assert!(to_move > 200 && waiting < 0, "{to_move} {waiting}");
     }
 
@@ -484,7 +537,7 @@ mod tests {
     /// cell's weights at the extreme is too much.
     #[test]
     fn a_network_whose_sums_could_wrap_is_refused() {
-        let shipped = network().expect("the shipped network reads");
+        let shipped = Nets::built_in().first().expect("the shipped network reads");
         assert_eq!(shipped.check(), Ok(()));
         let mut wide = shipped.clone();
         for w in &mut wide.w1[..CODES * HIDDEN] {

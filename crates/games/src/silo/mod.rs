@@ -472,6 +472,10 @@ impl Game for Silo {
         crate::cpu::fast!(eval::evaluate(self))
     }
 
+    type Nets = ();
+
+    fn nets(_: &crate::Networks) {}
+
     type Eval = ();
 
     /// Silo has no captures; the only move that changes the result at once is

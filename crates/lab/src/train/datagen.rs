@@ -14,7 +14,7 @@
 use rand::{Rng, SeedableRng};
 use stackfish_games::line::Line;
 use stackfish_games::variants::{with_variant, VariantVisitor};
-use stackfish_games::{FenError, Game, GameResult, Outcome};
+use stackfish_games::{FenError, Game, GameResult, Networks, Outcome};
 use stackfish_record::{GameRecord, MoveRecord};
 use stackfish_search::limits::Limits;
 use stackfish_search::{mate_in, search, Heuristics, SearchParams, Shared, WIN_BOUND};
@@ -45,6 +45,8 @@ pub struct Settings {
     /// Plies after which a game is a draw.
     pub max_plies: usize,
     pub hash_mb: usize,
+    /// The networks the searches play (each game its own).
+    pub networks: Networks,
 }
 
 impl Default for Settings {
@@ -61,6 +63,7 @@ impl Default for Settings {
             seed: 1,
             max_plies: 300,
             hash_mb: 8,
+            networks: Networks::default(),
         }
     }
 }
@@ -269,6 +272,7 @@ fn play_from<G: Game>(
         exact: false,
         multipv: 1,
         root_moves: &[],
+        nets: &G::nets(&settings.networks),
     };
     let (result, reason) = loop {
         if let Outcome::Over { result, reason } = line.outcome() {

@@ -137,27 +137,34 @@ impl Game for ApMixtour {
         self.0.evaluate()
     }
 
+    type Nets = super::nnue::Nets;
+
+    fn nets(networks: &crate::Networks) -> Self::Nets {
+        networks.mixtour()
+    }
+
     type Eval = super::nnue::Accumulator;
 
-    fn eval_refresh(&self, state: &mut Self::Eval) {
-        self.0.eval_refresh(state);
+    fn eval_refresh(&self, nets: &Self::Nets, state: &mut Self::Eval) {
+        self.0.eval_refresh(nets, state);
     }
 
     /// Lifting the ban changes no stack: the standard update holds.
     #[inline]
     fn eval_update(
         &self,
+        nets: &Self::Nets,
         mv: Self::Move,
         child: &Self,
         state: &Self::Eval,
         child_state: &mut Self::Eval,
     ) {
-        self.0.eval_update(mv, &child.0, state, child_state);
+        self.0.eval_update(nets, mv, &child.0, state, child_state);
     }
 
     #[inline]
-    fn evaluate_with(&self, state: &Self::Eval) -> i32 {
-        self.0.evaluate_with(state)
+    fn evaluate_with(&self, nets: &Self::Nets, state: &Self::Eval) -> i32 {
+        self.0.evaluate_with(nets, state)
     }
 
     fn is_noisy(&self, mv: Self::Move) -> bool {
