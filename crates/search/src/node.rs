@@ -714,20 +714,15 @@ impl<'a, G: Game> Thread<'a, G> {
 }
 
 /// The index of the first largest key (0 for an empty slice): the next
-/// move of the selection sort, the earliest generated among equals. One
-/// compare a key, so that the loop stays cheap where it is hottest (the
-/// WebAssembly build compiled the tuple compare it replaces into a chain
-/// of conditional moves).
+/// move of the selection sort, the earliest generated among equals. Two
+/// passes: the largest key, a maximum the compiler computes a vector of
+/// lanes at a time, then the first key equal to it, a scan that stops
+/// there. One pass carrying the best index and key made each key wait
+/// for the one before (a chain of conditional moves, which V8 compiled to
+/// four dependent instructions a key: the browser build spent a tenth of
+/// its bench in that loop).
 #[inline(always)]
 pub(crate) fn first_max(keys: &[i32]) -> usize {
-    let Some((&first, rest)) = keys.split_first() else {
-        return 0;
-    };
-    let (mut best, mut top) = (0, first);
-    for (k, &key) in rest.iter().enumerate() {
-        if key > top {
-            (best, top) = (k + 1, key);
-        }
-    }
-    best
+    let top = keys.iter().fold(i32::MIN, |top, &key| top.max(key));
+    keys.iter().position(|&key| key == top).unwrap_or(0)
 }
