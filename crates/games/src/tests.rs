@@ -35,3 +35,18 @@ fn pairs_are_two_bounded_digit_counts() {
         );
     }
 }
+
+/// The check a game's own `noisy_moves` passes: it appends to what the
+/// list held (here the first legal move, if any) exactly the noisy moves
+/// of `moves` (the position's legal moves), in generation order.
+pub(crate) fn check_noisy_list<G: Game + fmt::Debug>(pos: &G, moves: &[G::Move]) {
+    let held = &moves[..moves.len().min(1)];
+    let mut noisy = held.to_vec();
+    pos.noisy_moves(&mut noisy);
+    let expected: Vec<G::Move> = held
+        .iter()
+        .chain(moves.iter().filter(|&&m| pos.is_noisy(m)))
+        .copied()
+        .collect();
+    assert_eq!(noisy, expected, "{pos:?}");
+}

@@ -711,16 +711,7 @@ fn check_invariants(pos: &Castle, cells: &[char], text: bool) {
     );
     assert_eq!(pos.count_moves(), moves.len() as u64);
     assert_eq!(pos.has_legal_move(), !moves.is_empty());
-    // The quiescence list: the noisy moves in generation order, appended
-    // after what the list held.
-    let mut noisy = moves[..moves.len().min(1)].to_vec();
-    pos.noisy_moves(&mut noisy);
-    let expected: Vec<Move> = moves[..moves.len().min(1)]
-        .iter()
-        .chain(moves.iter().filter(|&&m| pos.is_noisy(m)))
-        .copied()
-        .collect();
-    assert_eq!(noisy, expected, "{pos:?}");
+    crate::tests::check_noisy_list(pos, &moves);
     let bits: BTreeSet<u16> = moves.iter().map(|&m| Castle::move_bits(m)).collect();
     assert_eq!(bits.len(), moves.len());
     if text {

@@ -661,16 +661,7 @@ fn random_playouts_agree_with_the_slow_model() {
             moves.clear();
             pos.generate_moves(&mut moves);
             assert_eq!(pos.count_moves(), moves.len() as u64);
-            // The quiescence list: the noisy moves in generation order,
-            // appended after what the list held.
-            let mut noisy = moves[..moves.len().min(1)].to_vec();
-            pos.noisy_moves(&mut noisy);
-            let expected: Vec<Move> = moves[..moves.len().min(1)]
-                .iter()
-                .chain(moves.iter().filter(|&&m| pos.is_noisy(m)))
-                .copied()
-                .collect();
-            assert_eq!(noisy, expected, "{}", pos.fen());
+            crate::tests::check_noisy_list(&pos, &moves);
             if let Some(slow) = &slow {
                 let mut fast: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
                 fast.sort();
