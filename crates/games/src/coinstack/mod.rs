@@ -20,7 +20,7 @@ mod tests;
 use std::fmt;
 
 use super::{FenError, Game, GameResult, MoveError, Outcome, Side};
-use tables::{BOARD, DROPS, KEYS, MAX_HEIGHT, REACH, SIZE, SQUARES};
+use tables::{BOARD, DROPS, KEYS, MAX_HEIGHT, REACH, SIZE, SQUARES, STEPS};
 
 pub use notation::{parse_square, square_name};
 
@@ -350,6 +350,60 @@ fn count_steps(pos: &CoinStack, mut own: u64) -> u32 {
     total
 }
 
+/// The squares holding a stack some count n of which, moved n squares
+/// along one of geometry `G`'s lines, lands on a stack of at least 6 - n
+/// coins (`at_least` as `noisy_moves_inline` makes it). The geometry a
+/// constant, so that every shift is one.
+#[inline(always)]
+fn trimmers<const G: usize>(at_least: &[u64; 8]) -> u64 {
+    let mut trimmers = 0;
+    for n in 1..=MAX_HEIGHT {
+        trimmers |= at_least[n] & reaching(at_least[MAX_HEIGHT + 1 - n], n, G);
+    }
+    trimmers
+}
+
+/// The squares from which a move of exactly `n` squares along one of
+/// `geometry`'s four lines lands on `targets` (squares of the board):
+/// `targets` shifted back along each line, less the files the shift would
+/// wrap around. The sources `REACH[geometry].dests` gives, for any set.
+#[inline(always)]
+fn reaching(targets: u64, n: usize, geometry: usize) -> u64 {
+    let mut from = 0;
+    for &(df, dr) in &STEPS[geometry] {
+        let shift = n as i32 * (dr * SIZE as i32 + df);
+        let back = if shift > 0 {
+            targets >> (shift & 63)
+        } else {
+            targets << (-shift & 63)
+        };
+        from |= back & KEEP_FILES[(df + 1) as usize][n];
+    }
+    from & BOARD
+}
+
+/// `KEEP_FILES[df + 1][n]`: the squares whose file plus n * df is a file.
+const KEEP_FILES: [[u64; MAX_HEIGHT + 1]; 3] = {
+    let mut keep = [[0u64; MAX_HEIGHT + 1]; 3];
+    let mut d = 0;
+    while d < 3 {
+        let mut n = 0;
+        while n <= MAX_HEIGHT {
+            let mut sq = 0;
+            while sq < SQUARES {
+                let file = (sq % SIZE) as i32 + (d as i32 - 1) * n as i32;
+                if file >= 0 && file < SIZE as i32 {
+                    keep[d][n] |= 1 << sq;
+                }
+                sq += 1;
+            }
+            n += 1;
+        }
+        d += 1;
+    }
+    keep
+};
+
 /// The bodies of the hot `Game` methods, inlined into both copies that
 /// `cpu::fast` makes of them.
 impl CoinStack {
@@ -373,23 +427,13 @@ impl CoinStack {
 
     /// The noisy moves among `generate_moves_inline`'s, in its order,
     /// without making the others: drops onto stacks of five, and the
-    /// moves whose n coins land on a stack of at least 6 - n. A count n
-    /// of a stack is looked at move by move only where one of its
-    /// destinations (`Reach::dests`) holds such a stack.
+    /// moves whose n coins land on a stack of at least 6 - n. A stack is
+    /// looked at only if some count of it reaches such a stack
+    /// (`trimmers`), and a count move by move only where one of its
+    /// destinations (`Reach::dests`) holds one.
     #[inline(always)]
     fn noisy_moves_inline(&self, moves: &mut Vec<Move>) {
-        // at_least[k]: the squares holding a stack of at least k coins,
-        // k = 1..=5 (a stack's height is at most five; 7 masks the index).
-        let mut at_least = [0u64; 8];
-        let mut occupied = self.occupied;
-        while occupied != 0 {
-            let sq = occupied.trailing_zeros() as usize & 63;
-            occupied &= occupied - 1;
-            at_least[self.stacks[sq].height() as usize & 7] |= 1 << sq;
-        }
-        for k in (1..MAX_HEIGHT).rev() {
-            at_least[k] |= at_least[k + 1];
-        }
+        let at_least = self.at_least();
         if self.reserve(self.side) > 0 {
             let mut fives = at_least[MAX_HEIGHT];
             while fives != 0 {
@@ -397,17 +441,19 @@ impl CoinStack {
                 fives &= fives - 1;
             }
         }
-        let reach = &REACH[self.variant.geometry()];
-        let mut own = self.tops(self.side);
+        let geometry = self.variant.geometry();
+        let reach = &REACH[geometry];
+        // Most stacks reach no stack they could trim: all at once, the
+        // stacks some count n of which lands on a stack of 6 - n or more.
+        let trimmers = match geometry {
+            0 => trimmers::<0>(&at_least),
+            _ => trimmers::<1>(&at_least),
+        };
+        let mut own = self.tops(self.side) & trimmers;
         while own != 0 {
             let from = own.trailing_zeros() as usize & 63;
             own &= own - 1;
             let height = (self.stacks[from].height() as usize).clamp(1, MAX_HEIGHT);
-            // The lowest stack any of its counts can capture on has 6 -
-            // height coins: most stacks reach none and skip the counts.
-            if reach.dests_upto[from][height] & at_least[MAX_HEIGHT + 1 - height] == 0 {
-                continue;
-            }
             for n in 1..=height {
                 let targets = at_least[MAX_HEIGHT + 1 - n];
                 if reach.dests[from][n] & targets == 0 {
@@ -421,6 +467,57 @@ impl CoinStack {
                 }
             }
         }
+    }
+
+    /// `at_least[k]`: the squares holding a stack of at least k coins, k =
+    /// 1..=5 (a stack's height is at most five; 7 masks the index).
+    #[cfg(not(all(target_family = "wasm", target_feature = "simd128")))]
+    #[inline(always)]
+    fn at_least(&self) -> [u64; 8] {
+        let mut at_least = [0u64; 8];
+        let mut occupied = self.occupied;
+        while occupied != 0 {
+            let sq = occupied.trailing_zeros() as usize & 63;
+            occupied &= occupied - 1;
+            at_least[self.stacks[sq].height() as usize & 7] |= 1 << sq;
+        }
+        for k in (1..MAX_HEIGHT).rev() {
+            at_least[k] |= at_least[k + 1];
+        }
+        at_least
+    }
+
+    /// `at_least` sixteen squares at a time: a stack is at least k coins
+    /// high when its code is at least 2^k (the sentinel bit; an empty or
+    /// off-board square's code is 1), so each mask is a byte comparison and
+    /// a `bitmask` per sixteen squares. V8 compiles the loop over the
+    /// occupied squares above into some 12 instructions a square, with a
+    /// stack check in each turn. Only the browser build runs it:
+    /// tests/site-e2e checks that its `bench` counts the native nodes.
+    #[cfg(all(target_family = "wasm", target_feature = "simd128"))]
+    #[inline(always)]
+    fn at_least(&self) -> [u64; 8] {
+        use core::arch::wasm32::*;
+        let codes: [u8; SQUARES] = self.stacks.map(Stack::code);
+        let word = |i: usize| u64::from_le_bytes(core::array::from_fn(|b| codes[8 * i + b]));
+        let v: [v128; 4] = core::array::from_fn(|j| u64x2(word(2 * j), word(2 * j + 1)));
+        // Codes are below 64: a signed comparison is an unsigned one.
+        let at_least = |k: u32| -> u64 {
+            let below = i8x16_splat((1i8 << k) - 1);
+            (0..4).fold(0, |mask, j| {
+                mask | u64::from(i8x16_bitmask(i8x16_gt(v[j], below))) << (16 * j)
+            })
+        };
+        [
+            0,
+            at_least(1),
+            at_least(2),
+            at_least(3),
+            at_least(4),
+            at_least(5),
+            0,
+            0,
+        ]
     }
 
     /// Drops (52 with a reserve) plus, per controlled stack, the table count

@@ -71,9 +71,6 @@ pub struct Reach {
     pub moves: [[Move; 4 * MAX_HEIGHT]; SQUARES],
     /// `to[sq][n]` as a set of squares, for testing them all at once.
     pub dests: [[u64; MAX_HEIGHT + 1]; SQUARES],
-    /// `dests` united over n = 1..=h: every square a stack of height h
-    /// on that square reaches.
-    pub dests_upto: [[u64; MAX_HEIGHT + 1]; SQUARES],
 }
 
 pub static REACH: [Reach; 2] = [build_reach(0), build_reach(1)];
@@ -84,7 +81,6 @@ const fn build_reach(geometry: usize) -> Reach {
     let mut upto = [[0u8; MAX_HEIGHT + 1]; SQUARES];
     let mut moves = [[Move::from_bits(0); 4 * MAX_HEIGHT]; SQUARES];
     let mut dests = [[0u64; MAX_HEIGHT + 1]; SQUARES];
-    let mut dests_upto = [[0u64; MAX_HEIGHT + 1]; SQUARES];
     let mut sq = 0;
     while sq < SQUARES {
         let (f, r) = ((sq % SIZE) as i32, (sq / SIZE) as i32);
@@ -106,7 +102,6 @@ const fn build_reach(geometry: usize) -> Reach {
                     d += 1;
                 }
                 upto[sq][n] = upto[sq][n - 1] + len[sq][n];
-                dests_upto[sq][n] = dests_upto[sq][n - 1] | dests[sq][n];
                 n += 1;
             }
         }
@@ -118,7 +113,6 @@ const fn build_reach(geometry: usize) -> Reach {
         upto,
         moves,
         dests,
-        dests_upto,
     }
 }
 

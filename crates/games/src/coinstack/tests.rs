@@ -914,3 +914,26 @@ fn pretty_shows_the_board_and_the_position_string() {
         ["4", ".", "1", "1", "2", "2", "1", "1", "."]
     );
 }
+
+/// The sources `noisy_moves` finds by shifting a set of targets are the
+/// squares the move tables send onto them: per geometry and count, for
+/// every single target on the board (a union of targets has the union of
+/// sources).
+#[test]
+fn reaching_finds_the_squares_the_tables_move_from() {
+    for geometry in 0..2 {
+        let reach = &super::tables::REACH[geometry];
+        for n in 1..=super::tables::MAX_HEIGHT {
+            for target in (0..64).filter(|&t| super::tables::BOARD & 1 << t != 0) {
+                let expected = (0..64)
+                    .filter(|&from| reach.dests[from][n] & 1 << target != 0)
+                    .fold(0u64, |set, from| set | 1 << from);
+                assert_eq!(
+                    super::reaching(1 << target, n, geometry),
+                    expected,
+                    "geometry {geometry}, n {n}, target {target}"
+                );
+            }
+        }
+    }
+}
