@@ -421,7 +421,13 @@ impl CoinStack {
             let from = own.trailing_zeros() as usize & 63;
             own &= own - 1;
             let n = reach.upto[from][self.stacks[from].height() as usize] as usize;
-            moves.extend_from_slice(&reach.moves[from][..n]);
+            // All of a stack of five's moves, then only the first n kept:
+            // a copy of a constant length is a few vector moves, where one
+            // of n moves is a call to memmove (and in WebAssembly a call
+            // out of the compiled code).
+            let len = moves.len();
+            moves.extend_from_slice(&reach.moves[from]);
+            moves.truncate(len + n);
         }
     }
 
