@@ -135,8 +135,7 @@ impl fmt::Debug for Move {
 }
 
 /// A Coin Stack or Focus position: about 100 bytes, copied to make a move.
-#[derive(Copy, PartialEq, Eq)]
-#[cfg_attr(not(target_family = "wasm"), derive(Clone))]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct CoinStack {
     stacks: [Stack; SQUARES],
     occupied: u64,
@@ -148,33 +147,6 @@ pub struct CoinStack {
     side: Side,
     variant: CoinStackVariant,
     hash: u64,
-}
-
-/// In WebAssembly, field by field and the stacks in two halves: a copy of
-/// the whole (96 bytes) is a `memory.copy`, which V8 compiles to a call
-/// out of the compiled code (at every node: 1% of the instructions of the
-/// browser build's bench), while copies of up to 48 bytes are loads and
-/// stores. Elsewhere the derived copy, which is shorter there.
-#[cfg(target_family = "wasm")]
-#[allow(clippy::non_canonical_clone_impl)] // `*self` is the one memory.copy
-impl Clone for CoinStack {
-    #[inline(always)]
-    fn clone(&self) -> CoinStack {
-        let mut stacks = [Stack::EMPTY; SQUARES];
-        let (low, high) = stacks.split_at_mut(SQUARES / 2);
-        low.copy_from_slice(&self.stacks[..SQUARES / 2]);
-        high.copy_from_slice(&self.stacks[SQUARES / 2..]);
-        CoinStack {
-            stacks,
-            occupied: self.occupied,
-            p2_top: self.p2_top,
-            reserves: self.reserves,
-            captured: self.captured,
-            side: self.side,
-            variant: self.variant,
-            hash: self.hash,
-        }
-    }
 }
 
 impl CoinStack {
