@@ -15,7 +15,7 @@
 # With --cpu, the browser build only, by processor time, which a loaded
 # machine disturbs far less than the clock: the time of the thread that ran
 # `bench` (tools/js-speed/wasm-bench.mjs --cpu), for the first bench in a
-# fresh instance and a second one in the same instance (compiled code
+# fresh instance and the third one in the same instance (compiled code
 # warm), against the time of the whole native `stackfish bench` process;
 # the ratios are the medians of each round's.
 #

@@ -4,11 +4,16 @@
 // nodes <nps> nps`, the engine's own count and clock (sf_now is
 // performance.now()).
 //
-// With --cpu it runs `bench` twice in the same instance (the second with
-// the compiled code warm) and after each prints `cpu <ms> ms`: the
-// processor time of the thread that ran it (Node's main thread, the
-// renderer's main thread in Chromium), from Linux's
-// /proc/<pid>/task/<tid>/schedstat, compilation and startup left out.
+// With --cpu it runs `bench` three times in the same instance and after
+// the first and the third prints `cpu <ms> ms`: the processor time of the
+// thread that ran it (Node's main thread, the renderer's main thread in
+// Chromium), from Linux's /proc/<pid>/task/<tid>/schedstat, compilation
+// and startup left out. The first includes V8's tier-up (baseline code
+// until each hot function's optimised code arrives); the third is the
+// compiled code warm. The second is not reported: on a busy 2-core
+// machine V8 is sometimes still compiling some of the hot functions then
+// (Node 20, in two instances of six: 492 and 507 ms against 415 and 478
+// for the third).
 //
 //   node tools/js-speed/wasm-bench.mjs [--chromium] [--cpu] path/to/stackfish.wasm
 import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
@@ -25,7 +30,7 @@ if (!wasmPath) {
   console.error('usage: node wasm-bench.mjs [--chromium] [--cpu] stackfish.wasm');
   process.exit(2);
 }
-const runs = cpu ? 2 : 1;
+const runs = cpu ? 3 : 1;
 
 // Runs in Node and, as its source, in the page: instantiates the module with
 // the engine's imports (every other import a function that does nothing, as
@@ -65,12 +70,13 @@ function threadMs(pid, tid) {
 }
 
 // Runs `benchOnce()` (which returns the bench's lines and its processor
-// time) `runs` times, printing each one's lines and, with --cpu, its time.
+// time) `runs` times, printing each one's lines and, with --cpu, the time
+// of the first and the last.
 async function report(benchOnce) {
   for (let i = 0; i < runs; i++) {
     const [lines, ms] = await benchOnce();
     for (const l of lines) console.log(l);
-    if (cpu) console.log(`cpu ${ms.toFixed(1)} ms`);
+    if (cpu && (i === 0 || i === runs - 1)) console.log(`cpu ${ms.toFixed(1)} ms`);
   }
 }
 
