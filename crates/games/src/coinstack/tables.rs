@@ -59,25 +59,23 @@ pub const STEPS: [[(i32, i32); 4]; 2] = [
 /// squares exactly n steps away along one of the four lines that are on
 /// the board. What lies between does not matter (moves jump).
 pub struct Reach {
-    pub to: [[[u8; 4]; MAX_HEIGHT + 1]; SQUARES],
-    pub len: [[u8; MAX_HEIGHT + 1]; SQUARES],
-    /// `len` summed over n = 1..=h: the number of moves of a stack of
-    /// height h on that square, for counting moves without generating them.
+    /// The number of moves of a stack of height h on that square (its
+    /// destinations summed over n = 1..=h), for counting moves without
+    /// generating them.
     pub upto: [[u8; MAX_HEIGHT + 1]; SQUARES],
     /// The moves of a stack of five, n = 1..=5 and each n's destinations in
-    /// `to`'s order: those of a stack of height h are the first
+    /// `STEPS`' order: those of a stack of height h are the first
     /// `upto[sq][h]`, so the generator copies them rather than building
     /// them one by one.
     pub moves: [[Move; 4 * MAX_HEIGHT]; SQUARES],
-    /// `to[sq][n]` as a set of squares, for testing them all at once.
+    /// The destinations of n coins as a set of squares, for testing them
+    /// all at once.
     pub dests: [[u64; MAX_HEIGHT + 1]; SQUARES],
 }
 
 pub static REACH: [Reach; 2] = [build_reach(0), build_reach(1)];
 
 const fn build_reach(geometry: usize) -> Reach {
-    let mut to = [[[0u8; 4]; MAX_HEIGHT + 1]; SQUARES];
-    let mut len = [[0u8; MAX_HEIGHT + 1]; SQUARES];
     let mut upto = [[0u8; MAX_HEIGHT + 1]; SQUARES];
     let mut moves = [[Move::from_bits(0); 4 * MAX_HEIGHT]; SQUARES];
     let mut dests = [[0u64; MAX_HEIGHT + 1]; SQUARES];
@@ -87,33 +85,26 @@ const fn build_reach(geometry: usize) -> Reach {
         if on_board(f, r) {
             let mut n = 1;
             while n <= MAX_HEIGHT {
-                let mut d = 0;
+                let (mut d, mut len) = (0, 0);
                 while d < 4 {
                     let (df, dr) = STEPS[geometry][d];
                     let (tf, tr) = (f + df * n as i32, r + dr * n as i32);
                     if on_board(tf, tr) {
                         let target = (tr * SIZE as i32 + tf) as usize;
-                        to[sq][n][len[sq][n] as usize] = target as u8;
-                        len[sq][n] += 1;
                         dests[sq][n] |= 1 << target;
-                        let k = upto[sq][n - 1] as usize + len[sq][n] as usize - 1;
+                        let k = upto[sq][n - 1] as usize + len;
                         moves[sq][k] = Move::from_bits((n << 12 | sq << 6 | target) as u16);
+                        len += 1;
                     }
                     d += 1;
                 }
-                upto[sq][n] = upto[sq][n - 1] + len[sq][n];
+                upto[sq][n] = upto[sq][n - 1] + len as u8;
                 n += 1;
             }
         }
         sq += 1;
     }
-    Reach {
-        to,
-        len,
-        upto,
-        moves,
-        dests,
-    }
+    Reach { upto, moves, dests }
 }
 
 /// A drop on each of the 52 squares, in square order: what a side with a
